@@ -8,7 +8,15 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.built');
-const sources = ['apps', 'libs', 'projections', 'bench', 'tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json'];
+const sources = [
+  'apps',
+  'libs',
+  'projections',
+  'bench',
+  'tsconfig.base.json',
+  'tsconfig.build.json',
+  'package-lock.json',
+];
 
 function newest(entry) {
   const full = path.join(root, entry);
@@ -24,5 +32,8 @@ if (!fs.existsSync(path.join(root, 'node_modules', 'typescript'))) process.exit(
 const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
 if (built >= Math.max(...sources.map(newest))) process.exit(0);
 process.stdout.write('building (tsc)...\n');
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 fs.writeFileSync(stamp, new Date().toISOString());

@@ -1,2 +1,3 @@
 export * from './event-store';
 export * from './errors';
+export * from './handle-command';

@@ -76,7 +76,9 @@ export async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -103,7 +105,11 @@ function run(file: string, args: string[], owner: { uid: number; gid: number } |
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new EmbeddedPostgresError(`${path.basename(file)} failed: ${lastLines(output)}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(new EmbeddedPostgresError(`${path.basename(file)} failed: ${lastLines(output)}`)),
+    );
   });
 }
 
@@ -111,7 +117,11 @@ function lastLines(output: string): string {
   return output.trim().split('\n').slice(-3).join(' | ');
 }
 
-async function initialise(dir: string, bin: string, owner: { uid: number; gid: number } | undefined): Promise<string> {
+async function initialise(
+  dir: string,
+  bin: string,
+  owner: { uid: number; gid: number } | undefined,
+): Promise<string> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (owner) chownSync(dir, owner.uid, owner.gid);
   chmodSync(dir, 0o700);
@@ -122,7 +132,15 @@ async function initialise(dir: string, bin: string, owner: { uid: number; gid: n
   try {
     await run(
       path.join(bin, 'initdb'),
-      [`--pgdata=${dir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${pwFile}`, '--encoding=UTF8', '--locale=C', '--no-instructions'],
+      [
+        `--pgdata=${dir}`,
+        '--auth=scram-sha-256',
+        `--username=${USER}`,
+        `--pwfile=${pwFile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+        '--no-instructions',
+      ],
       owner,
     );
   } finally {
@@ -145,7 +163,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (existsSync(path.join(dir, 'PG_VERSION'))) {
     assertNotLocked(dir);
     if (!existsSync(passwordFile)) {
-      throw new EmbeddedPostgresError(`the database in ${dir} exists but ${passwordFile} is missing; restore it or remove ${dir}`);
+      throw new EmbeddedPostgresError(
+        `the database in ${dir} exists but ${passwordFile} is missing; restore it or remove ${dir}`,
+      );
     }
     password = readFileSync(passwordFile, 'utf8').trim();
   } else {
@@ -156,11 +176,19 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const port = options.port ?? (await freePort());
   const flags = [
-    '-D', dir, '-p', String(port),
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=',
-    '-c', 'max_connections=200',
-    ...(options.unsafeFast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    '-D',
+    dir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=200',
+    ...(options.unsafeFast
+      ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
+      : []),
   ];
   // Detached: a Ctrl-C in the terminal reaches only us, and we stop the database last.
   const child: ChildProcess = spawn(path.join(bin, 'postgres'), flags, {
@@ -210,4 +238,25 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       return stopping;
     },
   };
+}
+
+/**
+ * The URL of the embedded PostgreSQL a running service holds in `dir`, or null when none runs.
+ * Lets command-line tools (`npm run ops`) work beside a running service instead of failing on
+ * the locked data directory.
+ */
+export function runningEmbeddedPostgresUrl(dir: string): string | null {
+  const pidFile = path.join(path.resolve(dir), 'postmaster.pid');
+  const passwordFile = path.join(path.dirname(path.resolve(dir)), '.postgres-password');
+  if (!existsSync(pidFile) || !existsSync(passwordFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return null;
+  }
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }

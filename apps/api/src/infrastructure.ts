@@ -1,0 +1,102 @@
+import * as path from 'node:path';
+import { Pool } from 'pg';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { EventStore } from '../../../libs/event-store/src';
+import { KurrentDbEventStore } from '../../../libs/event-store/src/kurrentdb/kurrentdb-event-store';
+import { PostgresEventStore } from '../../../libs/event-store/src/postgres/postgres-event-store';
+import { Clock, SystemClock } from '../../../libs/platform/src/clock/clock';
+import { SandboxClock } from '../../../libs/platform/src/clock/sandbox-clock';
+import type { AppConfig } from '../../../libs/platform/src/config/config';
+import { createDataSource, runMigrations } from '../../../libs/platform/src/database/data-source';
+import {
+  startEmbeddedPostgres,
+  type EmbeddedPostgres,
+} from '../../../libs/platform/src/database/embedded-postgres';
+import { ProjectionRunner } from '../../../libs/projections/src';
+import { READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS, PROJECTORS } from '../../../projections';
+
+/** Everything the process owns outside Nest, started in dependency order and stopped in reverse. */
+export interface Infrastructure {
+  config: AppConfig;
+  logger: Logger;
+  databaseUrl: string;
+  embedded: EmbeddedPostgres | null;
+  pool: Pool;
+  clock: Clock;
+  eventStore: EventStore;
+  dataSource: DataSource;
+  projections: ProjectionRunner;
+}
+
+export async function startInfrastructure(config: AppConfig, logger: Logger): Promise<Infrastructure> {
+  const started: { stop: () => Promise<unknown> }[] = [];
+  try {
+    let embedded: EmbeddedPostgres | null = null;
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      const dir = path.resolve(config.dataDir, 'postgres');
+      logger.info({ dir }, 'starting embedded PostgreSQL');
+      const pgLog = logger.child({ component: 'postgres' });
+      embedded = await startEmbeddedPostgres({ dir, log: (line) => pgLog.debug(line) });
+      started.push(embedded);
+      databaseUrl = embedded.url;
+    }
+
+    const pool = new Pool({ connectionString: databaseUrl, max: 20, application_name: 'partner-payments' });
+    pool.on('error', (err) => logger.error({ err }, 'idle PostgreSQL connection failed'));
+    started.push({ stop: () => pool.end() });
+
+    const clock = config.appEnv === 'sandbox' ? new SandboxClock() : new SystemClock();
+
+    let eventStore: EventStore;
+    if (config.eventStoreUrl) {
+      eventStore = KurrentDbEventStore.fromConnectionString(config.eventStoreUrl, clock);
+    } else {
+      await PostgresEventStore.migrate(pool);
+      eventStore = new PostgresEventStore(pool, clock);
+    }
+    started.push({ stop: () => eventStore.close() });
+    if (clock instanceof SandboxClock) await clock.load(eventStore);
+
+    const dataSource = createDataSource(databaseUrl, {
+      entities: READ_MODEL_ENTITIES,
+      migrations: READ_MODEL_MIGRATIONS,
+    });
+    await dataSource.initialize();
+    started.push({ stop: () => dataSource.destroy() });
+    await runMigrations(dataSource);
+
+    const projections = new ProjectionRunner({
+      store: eventStore,
+      dataSource,
+      projectors: PROJECTORS.map((make) => make()),
+      databaseUrl,
+      logger: logger.child({ component: 'projections' }),
+    });
+    await projections.start();
+
+    return { config, logger, databaseUrl, embedded, pool, clock, eventStore, dataSource, projections };
+  } catch (error) {
+    for (const part of started.reverse()) await part.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Projectors stop at a checkpoint, then the store, the pools, and the database last. */
+export async function stopInfrastructure(infra: Infrastructure): Promise<void> {
+  const steps: [string, () => Promise<unknown>][] = [
+    ['projections', () => infra.projections.stop()],
+    ['event store', () => infra.eventStore.close()],
+    ['read models', () => infra.dataSource.destroy()],
+    ['pool', () => infra.pool.end()],
+    ['embedded PostgreSQL', () => infra.embedded?.stop() ?? Promise.resolve()],
+  ];
+  for (const [name, stop] of steps) {
+    try {
+      await stop();
+    } catch (err) {
+      infra.logger.warn({ err }, `stopping ${name} failed`);
+    }
+  }
+}

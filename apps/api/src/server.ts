@@ -1,0 +1,97 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../../../libs/platform/src/config/config';
+import { NestPinoLogger } from '../../../libs/platform/src/logging/logger';
+import { sendProblem } from '../../../libs/platform/src/problem/problem.filter';
+import { AppModule } from './app.module';
+import { startInfrastructure, stopInfrastructure, type Infrastructure } from './infrastructure';
+
+export interface RunningService {
+  app: NestFastifyApplication;
+  infra: Infrastructure;
+  /** Where the server listens, e.g. http://127.0.0.1:3000 */
+  url: string;
+  /** Graceful: stop taking requests, finish in-flight ones, then stop the infrastructure. */
+  stop(): Promise<void>;
+}
+
+/** A clear one-line error a person can act on. */
+export class StartupError extends Error {}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+async function assertPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new StartupError(`port ${port} on ${host} is busy: stop the other process or set PORT`)
+          : new StartupError(`cannot listen on ${host}:${port}: ${err.message} (check HOST and PORT)`),
+      ),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
+export async function startService(config: AppConfig, logger: Logger): Promise<RunningService> {
+  await assertPortFree(config.host, config.port); // before the database: fail in milliseconds
+  const infra = await startInfrastructure(config, logger);
+  try {
+    const adapter = new FastifyAdapter({
+      loggerInstance: logger.child({ component: 'http' }),
+      // The caller's X-Request-Id when it is sane, else ours: every log line of a request carries it.
+      genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+        const given = req.headers['x-request-id'];
+        return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      },
+      requestIdLogLabel: 'request_id',
+      bodyLimit: 1024 * 1024,
+      disableRequestLogging: false,
+      return503OnClosing: true,
+      forceCloseConnections: 'idle',
+    });
+    const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(infra), adapter, {
+      logger: new NestPinoLogger(logger.child({ component: 'nest' })),
+    });
+    app.setGlobalPrefix('api/v1');
+    const fastify = app.getHttpAdapter().getInstance();
+    fastify.addHook('onSend', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
+    fastify.setErrorHandler((error, request, reply) => sendProblem(reply, request, error));
+    await app.listen(config.port, config.host);
+    const address = fastify.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    logger.info(
+      { url, env: config.appEnv, embedded_database: Boolean(infra.embedded) },
+      'partner payments API is listening',
+    );
+
+    let stopping: Promise<void> | undefined;
+    return {
+      app,
+      infra,
+      url,
+      stop: () =>
+        (stopping ??= (async () => {
+          await app.close(); // stops accepting, lets in-flight requests finish
+          await stopInfrastructure(infra);
+        })()),
+    };
+  } catch (error) {
+    await stopInfrastructure(infra);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new StartupError(
+        `port ${config.port} on ${config.host} is busy: stop the other process or set PORT`,
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,125 @@
+import { Pool } from 'pg';
+import { createTestDatabase, dropTestDatabase } from '../../../test/support/database';
+import { FixedClock } from '../../platform/src/clock/clock';
+import { ConcurrencyConflict } from '../../platform/src/problem';
+import type { EventMetadata } from './event-store';
+import { handleCommand, type DomainEvent } from './handle-command';
+import { PostgresEventStore } from './postgres/postgres-event-store';
+
+type Counted = DomainEvent<'Counted', { by: number }>;
+const counter = { initialState: () => 0, evolve: (total: number, e: Counted) => total + e.data.by };
+const metadata: EventMetadata = {
+  actor: 'operator',
+  partner_id: null,
+  request_id: 'req-1',
+  idempotency_key: 'key-1',
+  causation_id: null,
+  correlation_id: null,
+};
+
+describe('handleCommand on the PostgreSQL event store', () => {
+  let url: string;
+  let pool: Pool;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    url = await createTestDatabase('handle_command');
+    pool = new Pool({ connectionString: url });
+    await PostgresEventStore.migrate(pool);
+    store = new PostgresEventStore(pool, new FixedClock(new Date('2026-11-01T00:00:00Z')));
+  });
+  afterAll(async () => {
+    await store.close();
+    await pool.end();
+    await dropTestDatabase(url);
+  });
+
+  it('folds the stream, decides on the state and appends with the metadata', async () => {
+    await handleCommand(store, 'counter-a', counter, () => [{ type: 'Counted', data: { by: 2 } }], metadata);
+    const result = await handleCommand(store, 'counter-a', counter, (total) => [{ type: 'Counted', data: { by: total } }], metadata);
+    expect(result.state).toBe(4);
+    expect(result.revision).toBe(1n);
+    expect(result.position).not.toBeNull();
+    const events = await store.readStream('counter-a');
+    expect(events.map((e) => e.data)).toEqual([{ by: 2 }, { by: 2 }]);
+    expect(events[1].metadata).toEqual(metadata);
+  });
+
+  it('appends nothing when decide returns no events', async () => {
+    const result = await handleCommand(store, 'counter-b', counter, () => [], metadata);
+    expect(result).toEqual({ state: 0, events: [], revision: -1n, position: null });
+    expect(await store.readStream('counter-b')).toEqual([]);
+  });
+
+  it('on a conflict re-reads and decides again on the fresh state', async () => {
+    const stream = 'counter-c';
+    const original = store.readStream.bind(store);
+    let raced = false;
+    store.readStream = async (name, options) => {
+      const events = await original(name, options);
+      if (!raced) {
+        raced = true; // a competitor lands between our read and our append, once
+        await store.appendToStream(stream, [{ type: 'Counted', data: { by: 100 } }], { expectedRevision: 'any', metadata });
+      }
+      return events;
+    };
+    const seen: number[] = [];
+    try {
+      const result = await handleCommand(store, stream, counter, (total) => {
+        seen.push(total);
+        return [{ type: 'Counted', data: { by: 1 } }];
+      }, metadata);
+      expect(seen).toEqual([0, 100]);
+      expect(result.state).toBe(101);
+      expect(result.revision).toBe(1n);
+    } finally {
+      store.readStream = original;
+    }
+  });
+
+  it('retries a lost race and gives up with concurrency_conflict after the attempts run out', async () => {
+    const stream = 'counter-d';
+    let attempts = 0;
+    const racingDecide = (total: number): Counted[] => {
+      attempts++;
+      // Simulate a competitor that appends between our read and our append, every time.
+      void total;
+      return [{ type: 'Counted', data: { by: 1 } }];
+    };
+    const competitor = async () =>
+      store.appendToStream(stream, [{ type: 'Counted', data: { by: 100 } }], { expectedRevision: 'any', metadata });
+
+    const original = store.readStream.bind(store);
+    store.readStream = async (name, options) => {
+      const events = await original(name, options);
+      await competitor();
+      return events;
+    };
+    try {
+      const outcome = await handleCommand(store, stream, counter, racingDecide, metadata, { maxAttempts: 3 }).catch((e: unknown) => e);
+      expect(outcome).toBeInstanceOf(ConcurrencyConflict);
+      expect(outcome).toMatchObject({ code: 'concurrency_conflict', retryable: true });
+      expect(attempts).toBe(3);
+      // Only the competitor's events were written: the loser wrote nothing.
+      expect((await original(stream)).every((e) => (e.data as { by: number }).by === 100)).toBe(true);
+    } finally {
+      store.readStream = original;
+    }
+  });
+
+  it('two racing commands on one stream never both win: the loser decides again on the winner\'s state', async () => {
+    const stream = 'counter-e';
+    await handleCommand(store, stream, counter, () => [{ type: 'Counted', data: { by: 1 } }], metadata);
+    // Each command may only add 1 if the total is still odd: a check-then-act rule.
+    const oddOnly = (total: number): Counted[] => {
+      if (total % 2 === 0) throw new Error('even');
+      return [{ type: 'Counted', data: { by: 1 } }];
+    };
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => handleCommand(store, stream, counter, oddOnly, metadata, { maxAttempts: 10 })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const events = await store.readStream(stream);
+    expect(events.reduce((t, e) => t + (e.data as { by: number }).by, 0)).toBe(2);
+  });
+});

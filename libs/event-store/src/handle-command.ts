@@ -1,0 +1,83 @@
+import { ConcurrencyConflict } from '../../platform/src/problem';
+import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from './event-store';
+import { NO_STREAM } from './event-store';
+import { WrongExpectedRevision } from './errors';
+
+/** A domain event as the pure code sees it: a type and its data, nothing stored yet. */
+export interface DomainEvent<T extends string = string, D = unknown> {
+  type: T;
+  data: D;
+}
+
+export interface Evolver<S, E extends DomainEvent> {
+  initialState(): S;
+  evolve(state: S, event: E): S;
+}
+
+export interface CommandResult<S, E extends DomainEvent> {
+  /** The state after the new events. */
+  state: S;
+  /** The events this command appended (empty when the command changed nothing). */
+  events: E[];
+  /** The stream's revision after the command. */
+  revision: bigint;
+  /** The global position of the last appended event, for read-your-writes; null when nothing was appended. */
+  position: bigint | null;
+}
+
+export interface HandleCommandOptions {
+  /** Attempts in all, including the first (a conflict re-reads and decides again). */
+  maxAttempts?: number;
+}
+
+/**
+ * The command path: load the stream, fold `evolve`, call the pure `decide`, append with the
+ * expected revision. On a conflict the whole read–decide–append runs again on fresh state, so
+ * two racing requests never both win; after `maxAttempts` it gives up with ConcurrencyConflict
+ * (409 `concurrency_conflict`). Errors thrown by `decide` (business rules) pass through untouched.
+ */
+export async function handleCommand<S, E extends DomainEvent>(
+  store: EventStore,
+  stream: string,
+  evolver: Evolver<S, E>,
+  decide: (state: S, events: readonly RecordedEvent[]) => E[],
+  metadata: EventMetadata,
+  options: HandleCommandOptions = {},
+): Promise<CommandResult<S, E>> {
+  const maxAttempts = options.maxAttempts ?? 3;
+  for (let attempt = 1; ; attempt++) {
+    const history = await store.readStream(stream);
+    const state = history.reduce((s, e) => evolver.evolve(s, e as unknown as E), evolver.initialState());
+    const revision = history.length === 0 ? NO_STREAM : history[history.length - 1].revision;
+    const newEvents = decide(state, history);
+    if (newEvents.length === 0) return { state, events: [], revision, position: null };
+    try {
+      const appended = await store.appendToStream(stream, newEvents as NewEvent[], {
+        expectedRevision: revision === NO_STREAM ? 'no_stream' : revision,
+        metadata,
+      });
+      return {
+        state: newEvents.reduce(evolver.evolve, state),
+        events: newEvents,
+        revision: appended.nextRevision,
+        position: appended.position,
+      };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision)) throw error;
+      if (attempt >= maxAttempts) throw new ConcurrencyConflict(stream);
+    }
+  }
+}
+
+/** Loads a stream's current state without deciding anything (queries that need the aggregate). */
+export async function loadState<S, E extends DomainEvent>(
+  store: EventStore,
+  stream: string,
+  evolver: Evolver<S, E>,
+): Promise<{ state: S; revision: bigint }> {
+  const history = await store.readStream(stream);
+  return {
+    state: history.reduce((s, e) => evolver.evolve(s, e as unknown as E), evolver.initialState()),
+    revision: history.length === 0 ? NO_STREAM : history[history.length - 1].revision,
+  };
+}

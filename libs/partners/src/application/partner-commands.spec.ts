@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { createTestDatabase, dropTestDatabase } from '../../../../test/support/database';
+import type { EventMetadata } from '../../../event-store/src';
+import { PostgresEventStore } from '../../../event-store/src/postgres/postgres-event-store';
+import { FixedClock } from '../../../platform/src/clock/clock';
+import { PartnerNotFound } from '../domain/partner-errors';
+import { partnerStream } from '../domain/partner-stream';
+import {
+  ChangePartnerConfig,
+  ChangePartnerConfigHandler,
+  CreatePartner,
+  CreatePartnerHandler,
+  SetCertificationStatus,
+  SetCertificationStatusHandler,
+} from './partner-commands';
+
+const metadata = (requestId: string): EventMetadata => ({
+  actor: 'operator',
+  partner_id: null,
+  request_id: requestId,
+  idempotency_key: `idem-${requestId}`,
+  causation_id: requestId,
+  correlation_id: requestId,
+});
+
+describe('partner commands on the real event store', () => {
+  let url: string;
+  let pool: Pool;
+  let store: PostgresEventStore;
+  const clock = new FixedClock(new Date('2026-11-01T09:00:00.000Z'));
+
+  beforeAll(async () => {
+    url = await createTestDatabase('partner_commands');
+    pool = new Pool({ connectionString: url });
+    await PostgresEventStore.migrate(pool);
+    store = new PostgresEventStore(pool, clock);
+  });
+  afterAll(async () => {
+    await store.close();
+    await pool.end();
+    await dropTestDatabase(url);
+  });
+
+  const change = () => new ChangePartnerConfigHandler(store, clock);
+  const certify = () => new SetCertificationStatusHandler(store, clock);
+
+  async function newPartner(): Promise<string> {
+    const partnerId = randomUUID();
+    await new CreatePartnerHandler(store, clock).execute(
+      new CreatePartner({ partnerId, name: 'Acme', contactEmail: 'a@acme.test', contactName: 'Ada' }, metadata('r1')),
+    );
+    return partnerId;
+  }
+
+  it('creates a partner as one event on partner-{id}, with the request metadata and the clock time', async () => {
+    const partnerId = await newPartner();
+    const events = await store.readStream(partnerStream(partnerId));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'PartnerCreated',
+      revision: 0n,
+      metadata: metadata('r1'),
+      recordedAt: clock.now(),
+      data: { partnerId, name: 'Acme', createdAt: '2026-11-01T09:00:00.000Z' },
+    });
+  });
+
+  it('answers the state and the global position for read-your-writes', async () => {
+    const partnerId = await newPartner();
+    const result = await certify().execute(new SetCertificationStatus({ partnerId, status: 'CERTIFIED' }, metadata('r2')));
+    expect(result.partner).toMatchObject({ certificationStatus: 'CERTIFIED', state: 'ACTIVE', version: 2 });
+    expect(result.position).toBe((await store.readStream(partnerStream(partnerId)))[1].globalPosition);
+  });
+
+  it('two racing config changes on one partner both land, one after the other, none lost', async () => {
+    const partnerId = await newPartner();
+    const [a, b] = await Promise.all([
+      change().execute(new ChangePartnerConfig({ partnerId, rateLimitTier: 'ELEVATED' }, metadata('ra'))),
+      change().execute(new ChangePartnerConfig({ partnerId, avsDeclinePolicy: 'DECLINE_ON_NO_MATCH' }, metadata('rb'))),
+    ]);
+    expect([a.partner.version, b.partner.version].sort()).toEqual([2, 3]);
+    const events = await store.readStream(partnerStream(partnerId));
+    expect(events.map((e) => e.revision)).toEqual([0n, 1n, 2n]);
+    const last = [a, b].find((r) => r.partner.version === 3)!;
+    expect(last.partner).toMatchObject({ rateLimitTier: 'ELEVATED', avsDeclinePolicy: 'DECLINE_ON_NO_MATCH' });
+  });
+
+  it('a no-op change appends nothing and returns no position', async () => {
+    const partnerId = await newPartner();
+    const result = await change().execute(new ChangePartnerConfig({ partnerId, rateLimitTier: 'STANDARD' }, metadata('r3')));
+    expect(result.position).toBeNull();
+    expect(await store.readStream(partnerStream(partnerId))).toHaveLength(1);
+  });
+
+  it('an unknown partner is partner_not_found and writes nothing', async () => {
+    const partnerId = randomUUID();
+    await expect(
+      change().execute(new ChangePartnerConfig({ partnerId, rateLimitTier: 'ELEVATED' }, metadata('r4'))),
+    ).rejects.toBeInstanceOf(PartnerNotFound);
+    expect(await store.readStream(partnerStream(partnerId))).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+import type { BusinessAddress, PartnerEvent } from './partner-events';
+import type { PartnerStateOrNone } from './partner';
+import { PartnerAlreadyExists, PartnerNotFound } from './partner-errors';
+import {
+  nextCertificationStatus,
+  type AvsDeclinePolicy,
+  type CertificationStatus,
+  type RateLimitTier,
+} from './partner-transitions';
+
+export type PartnerCommand =
+  | {
+      type: 'CreatePartner';
+      partnerId: string;
+      name: string;
+      contactEmail: string;
+      contactName: string;
+      dba?: string | null;
+      partnerType?: string;
+      businessAddress?: BusinessAddress | null;
+      at: Date;
+    }
+  | {
+      type: 'ChangePartnerConfig';
+      partnerId: string;
+      rateLimitTier?: RateLimitTier;
+      avsDeclinePolicy?: AvsDeclinePolicy;
+      at: Date;
+    }
+  | { type: 'SetCertificationStatus'; partnerId: string; status: CertificationStatus; at: Date };
+
+/** The partner's decisions. Pure: time and ids arrive with the command. */
+export function decide(command: PartnerCommand, partner: PartnerStateOrNone): PartnerEvent[] {
+  if (command.type === 'CreatePartner') {
+    if (partner) throw new PartnerAlreadyExists(command.partnerId);
+    return [
+      {
+        type: 'PartnerCreated',
+        data: {
+          partnerId: command.partnerId,
+          name: command.name,
+          contactEmail: command.contactEmail,
+          contactName: command.contactName,
+          dba: command.dba ?? null,
+          partnerType: command.partnerType ?? 'ISV',
+          commercialModel: 'RESELLER',
+          businessAddress: command.businessAddress ?? null,
+          rateLimitTier: 'STANDARD',
+          avsDeclinePolicy: 'NEVER_DECLINE',
+          createdAt: command.at.toISOString(),
+        },
+      },
+    ];
+  }
+  if (!partner) throw new PartnerNotFound(command.partnerId);
+
+  switch (command.type) {
+    case 'ChangePartnerConfig': {
+      const changes: { rateLimitTier?: string; avsDeclinePolicy?: string } = {};
+      if (command.rateLimitTier && command.rateLimitTier !== partner.rateLimitTier) {
+        changes.rateLimitTier = command.rateLimitTier;
+      }
+      if (command.avsDeclinePolicy && command.avsDeclinePolicy !== partner.avsDeclinePolicy) {
+        changes.avsDeclinePolicy = command.avsDeclinePolicy;
+      }
+      // Setting what is already set records nothing: the answer is the current configuration.
+      if (Object.keys(changes).length === 0) return [];
+      return [
+        {
+          type: 'PartnerConfigChanged',
+          data: { partnerId: partner.id, ...changes, changedAt: command.at.toISOString() },
+        },
+      ];
+    }
+    case 'SetCertificationStatus': {
+      if (command.status === partner.certificationStatus) return [];
+      const action = command.status === 'CERTIFIED' ? 'certify' : 'reset_certification';
+      nextCertificationStatus(action, partner.certificationStatus);
+      return action === 'certify'
+        ? [
+            {
+              type: 'PartnerCertified',
+              data: { partnerId: partner.id, certifiedAt: command.at.toISOString() },
+            },
+          ]
+        : [
+            {
+              type: 'PartnerCertificationReset',
+              data: { partnerId: partner.id, resetAt: command.at.toISOString() },
+            },
+          ];
+    }
+  }
+}

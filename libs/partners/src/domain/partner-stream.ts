@@ -1,0 +1,1 @@
+export const partnerStream = (partnerId: string): string => `partner-${partnerId}`;

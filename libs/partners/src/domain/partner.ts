@@ -1,0 +1,71 @@
+import type { BusinessAddress, PartnerEvent } from './partner-events';
+import type {
+  AvsDeclinePolicy,
+  CertificationStatus,
+  PartnerState,
+  RateLimitTier,
+} from './partner-transitions';
+
+export interface Partner {
+  id: string;
+  name: string;
+  contactEmail: string;
+  contactName: string;
+  dba: string | null;
+  partnerType: string;
+  commercialModel: string;
+  businessAddress: BusinessAddress | null;
+  state: PartnerState;
+  certificationStatus: CertificationStatus;
+  rateLimitTier: RateLimitTier;
+  avsDeclinePolicy: AvsDeclinePolicy;
+  createdAt: string;
+  /** Number of events applied: the `version` field of the API. */
+  version: number;
+}
+
+/** Before PartnerCreated the partner does not exist. */
+export type PartnerStateOrNone = Partner | null;
+
+export const initialState = (): PartnerStateOrNone => null;
+
+/** Folds one event. Events are facts: evolve never throws and never refuses. */
+export function evolve(partner: PartnerStateOrNone, event: PartnerEvent): PartnerStateOrNone {
+  if (event.type === 'PartnerCreated') {
+    const d = event.data;
+    return {
+      id: d.partnerId,
+      name: d.name,
+      contactEmail: d.contactEmail,
+      contactName: d.contactName,
+      dba: d.dba,
+      partnerType: d.partnerType,
+      commercialModel: d.commercialModel,
+      businessAddress: d.businessAddress,
+      state: 'PENDING',
+      certificationStatus: 'PENDING',
+      rateLimitTier: d.rateLimitTier as RateLimitTier,
+      avsDeclinePolicy: d.avsDeclinePolicy as AvsDeclinePolicy,
+      createdAt: d.createdAt,
+      version: 1,
+    };
+  }
+  if (!partner) return partner;
+  const version = partner.version + 1;
+  switch (event.type) {
+    case 'PartnerConfigChanged':
+      return {
+        ...partner,
+        rateLimitTier: (event.data.rateLimitTier as RateLimitTier | undefined) ?? partner.rateLimitTier,
+        avsDeclinePolicy:
+          (event.data.avsDeclinePolicy as AvsDeclinePolicy | undefined) ?? partner.avsDeclinePolicy,
+        version,
+      };
+    case 'PartnerCertified':
+      return { ...partner, certificationStatus: 'CERTIFIED', state: 'ACTIVE', version };
+    case 'PartnerCertificationReset':
+      return { ...partner, certificationStatus: 'PENDING', state: 'PENDING', version };
+  }
+}
+
+export const partnerEvolver = { initialState, evolve };

@@ -1,0 +1,76 @@
+import { Pool } from 'pg';
+import { createTestDatabase, dropTestDatabase } from '../../../../test/support/database';
+import type { EventMetadata } from '../../../event-store/src';
+import { PostgresEventStore } from '../../../event-store/src/postgres/postgres-event-store';
+import { SANDBOX_CLOCK_STREAM, SandboxClock } from './sandbox-clock';
+
+const metadata: EventMetadata = {
+  actor: 'operator',
+  partner_id: null,
+  request_id: 'req-clock',
+  idempotency_key: 'clock-1',
+  causation_id: null,
+  correlation_id: null,
+};
+
+describe('the sandbox clock', () => {
+  let url: string;
+  let pool: Pool;
+  const real = Date.parse('2026-11-01T00:00:00.000Z');
+  const clock = new SandboxClock(() => real);
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    url = await createTestDatabase('sandbox_clock');
+    pool = new Pool({ connectionString: url });
+    await PostgresEventStore.migrate(pool);
+    store = new PostgresEventStore(pool, clock);
+  });
+  afterAll(async () => {
+    await store.close();
+    await pool.end();
+    await dropTestDatabase(url);
+  });
+
+  it('runs on real time until advanced', () => {
+    expect(clock.now().toISOString()).toBe('2026-11-01T00:00:00.000Z');
+  });
+
+  it('advances, records the advance as an event, and stamps later events with sandbox time', async () => {
+    const now = await clock.advance(store, 3600, metadata);
+    expect(now.toISOString()).toBe('2026-11-01T01:00:00.000Z');
+    expect(clock.now().toISOString()).toBe('2026-11-01T01:00:00.000Z');
+    const [event] = await store.readStream(SANDBOX_CLOCK_STREAM);
+    expect(event).toMatchObject({
+      type: 'SandboxClockAdvanced',
+      data: { advanceSeconds: 3600, offsetMs: 3_600_000 },
+      metadata,
+      // The advance itself happened at the old sandbox time...
+      recordedAt: new Date('2026-11-01T00:00:00.000Z'),
+    });
+    // ...and everything after it is stamped with the new one.
+    await store.appendToStream('probe-1', [{ type: 'Probe', data: {} }], { expectedRevision: 'no_stream', metadata });
+    expect((await store.readStream('probe-1'))[0].recordedAt).toEqual(new Date('2026-11-01T01:00:00.000Z'));
+  });
+
+  it('survives a restart: a new clock loads the offset from the stream', async () => {
+    await clock.advance(store, 60, metadata);
+    const restarted = new SandboxClock(() => real);
+    await restarted.load(store);
+    expect(restarted.now().toISOString()).toBe('2026-11-01T01:01:00.000Z');
+  });
+
+  it('does not lose an advance made by another process', async () => {
+    const other = new SandboxClock(() => real);
+    await other.load(store);
+    await other.advance(store, 10, metadata);
+    await clock.advance(store, 10, metadata); // reloads before appending
+    expect(clock.now().toISOString()).toBe('2026-11-01T01:01:20.000Z');
+  });
+
+  it('refuses to go backwards or by a fraction', async () => {
+    await expect(clock.advance(store, 0, metadata)).rejects.toThrow(RangeError);
+    await expect(clock.advance(store, -5, metadata)).rejects.toThrow(RangeError);
+    await expect(clock.advance(store, 1.5, metadata)).rejects.toThrow(RangeError);
+  });
+});

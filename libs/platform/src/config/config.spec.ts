@@ -1,0 +1,86 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration', () => {
+  it('has the CONTRACT §1 defaults', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      databaseUrl: null,
+      dataDir: '.data',
+      eventStoreUrl: null,
+      appEnv: 'sandbox',
+      platformOperatorKey: null,
+      webhookRetrySchedule: [0, 30, 300, 1800],
+      webhookTimeoutMs: 10000,
+      releasedOperations: [],
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      PUBLIC_BASE_URL: 'https://pay.example.com/',
+      DATABASE_URL: 'postgres://u:p@db:5432/payments',
+      DATA_DIR: '/var/lib/payments',
+      EVENT_STORE_URL: 'kurrentdb://kurrent:2113?tls=false',
+      APP_ENV: 'production',
+      PLATFORM_OPERATOR_KEY: 'cop_abcdEFGH_0123456789abcdefghijklmn',
+      WEBHOOK_RETRY_SCHEDULE: '0, 5, 10',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      RELEASED_OPERATIONS: 'terminals',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      publicBaseUrl: 'https://pay.example.com',
+      databaseUrl: 'postgres://u:p@db:5432/payments',
+      eventStoreUrl: 'kurrentdb://kurrent:2113?tls=false',
+      appEnv: 'production',
+      webhookRetrySchedule: [0, 5, 10],
+      webhookTimeoutMs: 2000,
+      releasedOperations: ['terminals'],
+    });
+  });
+
+  const bad: [string, Record<string, string>, RegExp][] = [
+    [
+      'PORT',
+      { PORT: 'eighty' },
+      /^invalid configuration: PORT="eighty": must be a whole number from 0 to 65535$/,
+    ],
+    ['PORT', { PORT: '70000' }, /PORT="70000"/],
+    ['APP_ENV', { APP_ENV: 'staging' }, /APP_ENV="staging": must be sandbox or production/],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://u:secret@h/db' }, /DATABASE_URL="mysql:\/\/u:\*\*\*@h\/db"/],
+    ['EVENT_STORE_URL', { EVENT_STORE_URL: 'http://x' }, /EVENT_STORE_URL=.*kurrentdb:/],
+    ['PLATFORM_OPERATOR_KEY', { PLATFORM_OPERATOR_KEY: 'secret-value' }, /PLATFORM_OPERATOR_KEY="<hidden>"/],
+    [
+      'PLATFORM_OPERATOR_KEY',
+      { APP_ENV: 'production' },
+      /PLATFORM_OPERATOR_KEY="": is required when APP_ENV=production/,
+    ],
+    ['WEBHOOK_RETRY_SCHEDULE', { WEBHOOK_RETRY_SCHEDULE: '0,soon' }, /WEBHOOK_RETRY_SCHEDULE/],
+    ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '-1' }, /WEBHOOK_TIMEOUT_MS/],
+    [
+      'RELEASED_OPERATIONS',
+      { RELEASED_OPERATIONS: 'everything' },
+      /RELEASED_OPERATIONS="everything": must be a comma-separated list of: terminals/,
+    ],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ];
+  it.each(bad)('refuses a bad %s with one line naming it', (variable, env, message) => {
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(variable);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+    expect((error as Error).message).not.toContain('secret');
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * code → HTTP status, the single table every error passes through. Codes not listed answer
+ * 422 when they are domain errors (a well-formed request breaking a business rule, CONTRACT §7).
+ */
+export const PROBLEM_STATUS: Readonly<Record<string, number>> = {
+  validation_error: 400,
+  idempotency_key_reserved: 400,
+  unauthorized: 401,
+  feature_not_enabled: 403,
+  forbidden: 403,
+  not_found: 404,
+  merchant_not_found: 404,
+  partner_not_found: 404,
+  method_not_allowed: 405,
+  idempotency_key_in_progress: 409,
+  invalid_state_transition: 409,
+  concurrency_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  not_implemented: 501,
+  gateway_outcome_unknown: 502,
+  service_unavailable: 503,
+  internal_error: 500,
+};
+
+export function statusForCode(code: string): number {
+  return PROBLEM_STATUS[code] ?? 422;
+}

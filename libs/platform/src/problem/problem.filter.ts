@@ -1,0 +1,85 @@
+import { ArgumentsHost, Catch, HttpException, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { DomainError } from './domain-error';
+import { PROBLEM_CONTENT_TYPE, problem, type Problem } from './problem';
+import { statusForCode } from './problem-status';
+
+/** An error that already knows its problem body (validation errors, auth, idempotency). */
+export class ProblemException extends Error {
+  constructor(
+    readonly body: Problem,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.detail);
+  }
+}
+
+const CODE_FOR_STATUS: Record<number, string> = {
+  400: 'validation_error',
+  401: 'unauthorized',
+  403: 'unauthorized',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  501: 'not_implemented',
+};
+
+/** Turns anything thrown into an `application/problem+json` body (CONTRACT §7). */
+export function toProblem(error: unknown): { body: Problem; headers: Record<string, string> } {
+  if (error instanceof ProblemException) return { body: error.body, headers: error.headers };
+  if (error instanceof DomainError) {
+    const body = problem(statusForCode(error.code), error.code, error.message);
+    if (error.retryable !== undefined) body.retryable = error.retryable;
+    return { body, headers: {} };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const code = CODE_FOR_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'validation_error');
+    const response = error.getResponse();
+    const detail =
+      typeof response === 'object' && response && 'message' in response
+        ? String((response as { message: unknown }).message)
+        : error.message;
+    return { body: problem(status, code, detail), headers: {} };
+  }
+  // Fastify's own errors (bad JSON, wrong content type, body too large) carry a statusCode.
+  const fastify = error as { statusCode?: number; code?: string; message?: string };
+  if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
+    const status = fastify.statusCode;
+    const detail =
+      fastify.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(fastify.message ?? '')
+        ? 'the request body is not valid JSON'
+        : (fastify.message ?? 'bad request');
+    return { body: problem(status, CODE_FOR_STATUS[status] ?? 'validation_error', detail), headers: {} };
+  }
+  return {
+    body: problem(500, 'internal_error', 'an unexpected error occurred; it has been logged', {
+      retryable: true,
+    }),
+    headers: {},
+  };
+}
+
+export function sendProblem(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  error: unknown,
+  logger?: Logger,
+): void {
+  const { body, headers } = toProblem(error);
+  if (body.status >= 500)
+    (logger ?? request.log).error({ err: error, request_id: request.id }, 'request failed');
+  body.request_id = String(request.id);
+  void reply.status(body.status).headers(headers).header('content-type', PROBLEM_CONTENT_TYPE).send(body);
+}
+
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    sendProblem(http.getResponse<FastifyReply>(), http.getRequest<FastifyRequest>(), error);
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Every read model of the service: its projector, entities and migrations. Adding a read model
+ * means adding it here; the runner, the rebuild endpoint and `npm run ops -- rebuild` find it.
+ */
+import type { Projector } from '../libs/projections/src';
+import { PartnerList1763900000000 } from './partner-list/1763900000000-partner-list.migration';
+import { PartnerListRow } from './partner-list/partner-list.entity';
+import { PartnerListProjector } from './partner-list/partner-list.projector';
+
+export const PROJECTORS: (() => Projector)[] = [() => new PartnerListProjector()];
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
+export const READ_MODEL_ENTITIES: Function[] = [PartnerListRow];
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for migration classes
+export const READ_MODEL_MIGRATIONS: Function[] = [PartnerList1763900000000];

@@ -1,0 +1,58 @@
+import type { EntityManager } from 'typeorm';
+import type { RecordedEvent } from '../../libs/event-store/src';
+import type { PartnerEvent } from '../../libs/partners/src/domain/partner-events';
+import type { Projector } from '../../libs/projections/src';
+import { PartnerListRow } from './partner-list.entity';
+
+const TYPES: PartnerEvent['type'][] = [
+  'PartnerCreated',
+  'PartnerConfigChanged',
+  'PartnerCertified',
+  'PartnerCertificationReset',
+];
+
+export class PartnerListProjector implements Projector {
+  readonly name = 'partner-list';
+  readonly eventTypes = TYPES;
+  readonly tables = ['partner_list'];
+
+  async handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
+    const event = recorded as unknown as RecordedEvent<PartnerEvent['data']> & PartnerEvent;
+    const revision = recorded.revision.toString();
+    switch (event.type) {
+      case 'PartnerCreated':
+        await tx.insert(PartnerListRow, {
+          id: event.data.partnerId,
+          name: event.data.name,
+          contact_email: event.data.contactEmail,
+          state: 'PENDING',
+          certification_status: 'PENDING',
+          rate_limit_tier: event.data.rateLimitTier,
+          created_at: new Date(event.data.createdAt),
+          revision,
+        });
+        return;
+      case 'PartnerConfigChanged':
+        await tx.update(
+          PartnerListRow,
+          { id: event.data.partnerId },
+          { ...(event.data.rateLimitTier ? { rate_limit_tier: event.data.rateLimitTier } : {}), revision },
+        );
+        return;
+      case 'PartnerCertified':
+        await tx.update(
+          PartnerListRow,
+          { id: event.data.partnerId },
+          { state: 'ACTIVE', certification_status: 'CERTIFIED', revision },
+        );
+        return;
+      case 'PartnerCertificationReset':
+        await tx.update(
+          PartnerListRow,
+          { id: event.data.partnerId },
+          { state: 'PENDING', certification_status: 'PENDING', revision },
+        );
+        return;
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { freePort } from '../../libs/platform/src/database/embedded-postgres';
+import { buildOnce, startProcess, waitForHealth } from '../support/process';
+
+/**
+ * The service as `npm start` runs it: a real process, the embedded PostgreSQL in DATA_DIR,
+ * signals, restarts. These are the newcomer's two commands, minus `npm`.
+ */
+describe('the service process', () => {
+  let dataRoot: string;
+
+  beforeAll(() => {
+    buildOnce();
+    dataRoot = mkdtempSync(path.join(tmpdir(), 'payments-process-'));
+    chmodSync(dataRoot, 0o755);
+  }, 120_000);
+  afterAll(() => rmSync(dataRoot, { recursive: true, force: true }));
+
+  it('refuses a bad variable with one line naming it, and exit code 2', async () => {
+    const proc = startProcess({ PORT: 'eighty', DATA_DIR: path.join(dataRoot, 'unused') });
+    expect(await proc.exited).toBe(2);
+    expect(proc.stderr().trim()).toBe(
+      'invalid configuration: PORT="eighty": must be a whole number from 0 to 65535',
+    );
+  });
+
+  it('refuses a busy port with one clear line', async () => {
+    const blocker = createServer();
+    const port = await freePort();
+    await new Promise<void>((r) => blocker.listen(port, '127.0.0.1', () => r()));
+    try {
+      const proc = startProcess({ PORT: String(port), DATA_DIR: path.join(dataRoot, 'busy') });
+      expect(await proc.exited).toBe(2);
+      expect(proc.stderr().trim()).toBe(
+        `port ${port} on 127.0.0.1 is busy: stop the other process or set PORT`,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('starts on an embedded database, stops gracefully on SIGTERM, resumes on the same DATA_DIR, and refuses a second instance', async () => {
+    const dataDir = path.join(dataRoot, 'data');
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+
+    const first = startProcess({ PORT: String(port), DATA_DIR: dataDir });
+    await waitForHealth(url, first);
+    const health = await fetch(`${url}/api/v1/health`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(health.headers.get('access-control-allow-origin')).toBeNull();
+
+    // A second instance on the same data directory must not corrupt it: a clear error instead.
+    const second = startProcess({ PORT: String(await freePort()), DATA_DIR: dataDir });
+    expect(await second.exited).toBe(2);
+    expect(second.stderr()).toMatch(/data directory .* is locked/);
+    expect(second.stderr().trim().split('\n')).toHaveLength(1);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const logs = first
+      .output()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logs.some((l) => l.msg === 'stopped')).toBe(true);
+
+    const again = startProcess({ PORT: String(port), DATA_DIR: dataDir });
+    await waitForHealth(url, again);
+    again.child.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  }, 120_000);
+});

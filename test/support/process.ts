@@ -1,0 +1,50 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+const MAIN = path.join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
+
+/** Compiles like `npm start` does (a no-op when dist/ is fresh). */
+export function buildOnce(): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-if-needed.js')], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  output: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Runs the built service exactly as `npm start` does, with the given environment. */
+export function startProcess(env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => out + err, stderr: () => err, exited };
+}
+
+export async function waitForHealth(url: string, proc: ServiceProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) throw new Error(`service exited early:\n${proc.output()}`);
+    try {
+      const res = await fetch(`${url}/api/v1/health`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`service not healthy after ${timeoutMs} ms:\n${proc.output()}`);
+}
