@@ -2,7 +2,11 @@
  * Every read model of the service: its projector, entities and migrations. Adding a read model
  * means adding it here; the runner, the rebuild endpoint and `npm run ops -- rebuild` find it.
  */
-import type { Projector } from '../libs/projections/src';
+import {
+  PROJECTION_ENGINE_ENTITIES,
+  PROJECTION_ENGINE_MIGRATIONS,
+  type Projector,
+} from '../libs/projections/src';
 import { PartnerList1763900000000 } from './partner-list/1763900000000-partner-list.migration';
 import { PartnerListRow } from './partner-list/partner-list.entity';
 import { PartnerListProjector } from './partner-list/partner-list.projector';
@@ -10,7 +14,7 @@ import { PartnerListProjector } from './partner-list/partner-list.projector';
 export const PROJECTORS: (() => Projector)[] = [() => new PartnerListProjector()];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
-export const READ_MODEL_ENTITIES: Function[] = [PartnerListRow];
+export const READ_MODEL_ENTITIES: Function[] = [...PROJECTION_ENGINE_ENTITIES, PartnerListRow];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for migration classes
-export const READ_MODEL_MIGRATIONS: Function[] = [PartnerList1763900000000];
+export const READ_MODEL_MIGRATIONS: Function[] = [...PROJECTION_ENGINE_MIGRATIONS, PartnerList1763900000000];

@@ -19,8 +19,18 @@ import { PROJECTORS, READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS } from '../../..
  *   npm run ops -- rebuild <projection>         rebuild one read model from the events and swap it in
  *   npm run ops -- projections                  each projector's checkpoint and lag
  */
-const USAGE = 'usage: npm run ops -- history <merchant|transaction|partner|customer|hpp_session|stored_credential|contract|batch> <id> | rebuild <projection> | projections';
-const AGGREGATES = ['merchant', 'transaction', 'partner', 'customer', 'hpp_session', 'stored_credential', 'contract', 'batch'];
+const USAGE =
+  'usage: npm run ops -- history <merchant|transaction|partner|customer|hpp_session|stored_credential|contract|batch> <id> | rebuild <projection> | projections';
+const AGGREGATES = [
+  'merchant',
+  'transaction',
+  'partner',
+  'customer',
+  'hpp_session',
+  'stored_credential',
+  'contract',
+  'batch',
+];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function main(argv: string[]): Promise<number> {
@@ -63,15 +73,25 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command === 'rebuild' || command === 'projections') {
-      const dataSource = createDataSource(url, { entities: READ_MODEL_ENTITIES, migrations: READ_MODEL_MIGRATIONS });
+      const dataSource = createDataSource(url, {
+        entities: READ_MODEL_ENTITIES,
+        migrations: READ_MODEL_MIGRATIONS,
+      });
       await dataSource.initialize();
       try {
         await runMigrations(dataSource);
-        const runner = new ProjectionRunner({ store, dataSource, projectors: PROJECTORS.map((make) => make()), databaseUrl: url });
+        const runner = new ProjectionRunner({
+          store,
+          dataSource,
+          projectors: PROJECTORS.map((make) => make()),
+          databaseUrl: url,
+        });
         if (command === 'rebuild') {
           const name = args[0];
           if (!PROJECTORS.some((make) => make().name === name)) {
-            process.stderr.write(`unknown projection ${JSON.stringify(name ?? '')}; known: ${PROJECTORS.map((m) => m().name).join(', ')}\n`);
+            process.stderr.write(
+              `unknown projection ${JSON.stringify(name ?? '')}; known: ${PROJECTORS.map((m) => m().name).join(', ')}\n`,
+            );
             return 2;
           }
           await runner.rebuild(name);
@@ -99,7 +119,9 @@ function usage(): number {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof ConfigError ? error.message : `ops failed: ${(error as Error).message}`}\n`);
+    process.stderr.write(
+      `${error instanceof ConfigError ? error.message : `ops failed: ${(error as Error).message}`}\n`,
+    );
     process.exit(error instanceof ConfigError ? 2 : 1);
   },
 );

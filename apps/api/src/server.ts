@@ -50,9 +50,9 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
         const given = req.headers['x-request-id'];
         return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
       },
-      requestIdLogLabel: 'request_id',
       bodyLimit: 1024 * 1024,
-      disableRequestLogging: false,
+      // Nest installs its own error handler; ours renders Fastify's parse errors as problem+json.
+      allowErrorHandlerOverride: true,
       return503OnClosing: true,
       forceCloseConnections: 'idle',
     });

@@ -36,7 +36,13 @@ describe('handleCommand on the PostgreSQL event store', () => {
 
   it('folds the stream, decides on the state and appends with the metadata', async () => {
     await handleCommand(store, 'counter-a', counter, () => [{ type: 'Counted', data: { by: 2 } }], metadata);
-    const result = await handleCommand(store, 'counter-a', counter, (total) => [{ type: 'Counted', data: { by: total } }], metadata);
+    const result = await handleCommand(
+      store,
+      'counter-a',
+      counter,
+      (total) => [{ type: 'Counted', data: { by: total } }],
+      metadata,
+    );
     expect(result.state).toBe(4);
     expect(result.revision).toBe(1n);
     expect(result.position).not.toBeNull();
@@ -59,16 +65,25 @@ describe('handleCommand on the PostgreSQL event store', () => {
       const events = await original(name, options);
       if (!raced) {
         raced = true; // a competitor lands between our read and our append, once
-        await store.appendToStream(stream, [{ type: 'Counted', data: { by: 100 } }], { expectedRevision: 'any', metadata });
+        await store.appendToStream(stream, [{ type: 'Counted', data: { by: 100 } }], {
+          expectedRevision: 'any',
+          metadata,
+        });
       }
       return events;
     };
     const seen: number[] = [];
     try {
-      const result = await handleCommand(store, stream, counter, (total) => {
-        seen.push(total);
-        return [{ type: 'Counted', data: { by: 1 } }];
-      }, metadata);
+      const result = await handleCommand(
+        store,
+        stream,
+        counter,
+        (total) => {
+          seen.push(total);
+          return [{ type: 'Counted', data: { by: 1 } }];
+        },
+        metadata,
+      );
       expect(seen).toEqual([0, 100]);
       expect(result.state).toBe(101);
       expect(result.revision).toBe(1n);
@@ -87,7 +102,10 @@ describe('handleCommand on the PostgreSQL event store', () => {
       return [{ type: 'Counted', data: { by: 1 } }];
     };
     const competitor = async () =>
-      store.appendToStream(stream, [{ type: 'Counted', data: { by: 100 } }], { expectedRevision: 'any', metadata });
+      store.appendToStream(stream, [{ type: 'Counted', data: { by: 100 } }], {
+        expectedRevision: 'any',
+        metadata,
+      });
 
     const original = store.readStream.bind(store);
     store.readStream = async (name, options) => {
@@ -96,7 +114,9 @@ describe('handleCommand on the PostgreSQL event store', () => {
       return events;
     };
     try {
-      const outcome = await handleCommand(store, stream, counter, racingDecide, metadata, { maxAttempts: 3 }).catch((e: unknown) => e);
+      const outcome = await handleCommand(store, stream, counter, racingDecide, metadata, {
+        maxAttempts: 3,
+      }).catch((e: unknown) => e);
       expect(outcome).toBeInstanceOf(ConcurrencyConflict);
       expect(outcome).toMatchObject({ code: 'concurrency_conflict', retryable: true });
       expect(attempts).toBe(3);
@@ -107,7 +127,7 @@ describe('handleCommand on the PostgreSQL event store', () => {
     }
   });
 
-  it('two racing commands on one stream never both win: the loser decides again on the winner\'s state', async () => {
+  it("two racing commands on one stream never both win: the loser decides again on the winner's state", async () => {
     const stream = 'counter-e';
     await handleCommand(store, stream, counter, () => [{ type: 'Counted', data: { by: 1 } }], metadata);
     // Each command may only add 1 if the total is still odd: a check-then-act rule.
@@ -116,7 +136,9 @@ describe('handleCommand on the PostgreSQL event store', () => {
       return [{ type: 'Counted', data: { by: 1 } }];
     };
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, () => handleCommand(store, stream, counter, oddOnly, metadata, { maxAttempts: 10 })),
+      Array.from({ length: 8 }, () =>
+        handleCommand(store, stream, counter, oddOnly, metadata, { maxAttempts: 10 }),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const events = await store.readStream(stream);

@@ -48,7 +48,10 @@ describe('partner commands on the real event store', () => {
   async function newPartner(): Promise<string> {
     const partnerId = randomUUID();
     await new CreatePartnerHandler(store, clock).execute(
-      new CreatePartner({ partnerId, name: 'Acme', contactEmail: 'a@acme.test', contactName: 'Ada' }, metadata('r1')),
+      new CreatePartner(
+        { partnerId, name: 'Acme', contactEmail: 'a@acme.test', contactName: 'Ada' },
+        metadata('r1'),
+      ),
     );
     return partnerId;
   }
@@ -68,7 +71,9 @@ describe('partner commands on the real event store', () => {
 
   it('answers the state and the global position for read-your-writes', async () => {
     const partnerId = await newPartner();
-    const result = await certify().execute(new SetCertificationStatus({ partnerId, status: 'CERTIFIED' }, metadata('r2')));
+    const result = await certify().execute(
+      new SetCertificationStatus({ partnerId, status: 'CERTIFIED' }, metadata('r2')),
+    );
     expect(result.partner).toMatchObject({ certificationStatus: 'CERTIFIED', state: 'ACTIVE', version: 2 });
     expect(result.position).toBe((await store.readStream(partnerStream(partnerId)))[1].globalPosition);
   });
@@ -77,18 +82,25 @@ describe('partner commands on the real event store', () => {
     const partnerId = await newPartner();
     const [a, b] = await Promise.all([
       change().execute(new ChangePartnerConfig({ partnerId, rateLimitTier: 'ELEVATED' }, metadata('ra'))),
-      change().execute(new ChangePartnerConfig({ partnerId, avsDeclinePolicy: 'DECLINE_ON_NO_MATCH' }, metadata('rb'))),
+      change().execute(
+        new ChangePartnerConfig({ partnerId, avsDeclinePolicy: 'DECLINE_ON_NO_MATCH' }, metadata('rb')),
+      ),
     ]);
     expect([a.partner.version, b.partner.version].sort()).toEqual([2, 3]);
     const events = await store.readStream(partnerStream(partnerId));
     expect(events.map((e) => e.revision)).toEqual([0n, 1n, 2n]);
     const last = [a, b].find((r) => r.partner.version === 3)!;
-    expect(last.partner).toMatchObject({ rateLimitTier: 'ELEVATED', avsDeclinePolicy: 'DECLINE_ON_NO_MATCH' });
+    expect(last.partner).toMatchObject({
+      rateLimitTier: 'ELEVATED',
+      avsDeclinePolicy: 'DECLINE_ON_NO_MATCH',
+    });
   });
 
   it('a no-op change appends nothing and returns no position', async () => {
     const partnerId = await newPartner();
-    const result = await change().execute(new ChangePartnerConfig({ partnerId, rateLimitTier: 'STANDARD' }, metadata('r3')));
+    const result = await change().execute(
+      new ChangePartnerConfig({ partnerId, rateLimitTier: 'STANDARD' }, metadata('r3')),
+    );
     expect(result.position).toBeNull();
     expect(await store.readStream(partnerStream(partnerId))).toHaveLength(1);
   });

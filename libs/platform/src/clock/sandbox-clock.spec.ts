@@ -49,7 +49,10 @@ describe('the sandbox clock', () => {
       recordedAt: new Date('2026-11-01T00:00:00.000Z'),
     });
     // ...and everything after it is stamped with the new one.
-    await store.appendToStream('probe-1', [{ type: 'Probe', data: {} }], { expectedRevision: 'no_stream', metadata });
+    await store.appendToStream('probe-1', [{ type: 'Probe', data: {} }], {
+      expectedRevision: 'no_stream',
+      metadata,
+    });
     expect((await store.readStream('probe-1'))[0].recordedAt).toEqual(new Date('2026-11-01T01:00:00.000Z'));
   });
 

@@ -1,0 +1,16 @@
+import type { EntityManager } from 'typeorm';
+import type { RecordedEvent } from '../../event-store/src';
+
+/**
+ * A read model's builder. The runner calls `handle` for each event of `eventTypes`, inside the
+ * transaction that also advances the projector's checkpoint, so rows and checkpoint move
+ * together. Handlers must use unqualified table names (no schema): a rebuild points
+ * `search_path` at fresh tables and swaps them in.
+ */
+export interface Projector {
+  readonly name: string;
+  readonly eventTypes: readonly string[];
+  /** The read-model tables this projector owns (rebuilt and swapped together). */
+  readonly tables: readonly string[];
+  handle(tx: EntityManager, event: RecordedEvent): Promise<void>;
+}
