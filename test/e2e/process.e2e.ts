@@ -62,7 +62,7 @@ describe('the service process', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     const logs = first
-      .output()
+      .stdout()
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as Record<string, unknown>);

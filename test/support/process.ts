@@ -15,6 +15,7 @@ export function buildOnce(): void {
 export interface ServiceProcess {
   child: ChildProcess;
   output: () => string;
+  stdout: () => string;
   stderr: () => string;
   exited: Promise<number | null>;
 }
@@ -31,7 +32,7 @@ export function startProcess(env: Record<string, string>): ServiceProcess {
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => out + err, stderr: () => err, exited };
+  return { child, output: () => out + err, stdout: () => out, stderr: () => err, exited };
 }
 
 export async function waitForHealth(url: string, proc: ServiceProcess, timeoutMs = 60_000): Promise<void> {

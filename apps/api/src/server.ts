@@ -6,7 +6,6 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../../libs/platform/src/config/config';
 import { NestPinoLogger } from '../../../libs/platform/src/logging/logger';
-import { sendProblem } from '../../../libs/platform/src/problem/problem.filter';
 import { AppModule } from './app.module';
 import { startInfrastructure, stopInfrastructure, type Infrastructure } from './infrastructure';
 
@@ -51,8 +50,6 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
         return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
       },
       bodyLimit: 1024 * 1024,
-      // Nest installs its own error handler; ours renders Fastify's parse errors as problem+json.
-      allowErrorHandlerOverride: true,
       return503OnClosing: true,
       forceCloseConnections: 'idle',
     });
@@ -64,7 +61,6 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     fastify.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id);
     });
-    fastify.setErrorHandler((error, request, reply) => sendProblem(reply, request, error));
     await app.listen(config.port, config.host);
     const address = fastify.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
