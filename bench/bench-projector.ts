@@ -13,7 +13,7 @@ import {
   type Projector,
 } from '../libs/projections/src';
 
-/** A read model as heavy as a typical list row: one upsert per event. */
+/** A read model as heavy as a typical list row: a counter per stream. */
 @Entity({ name: 'bench_projection' })
 export class BenchProjectionRow {
   @PrimaryColumn('text')
@@ -51,6 +51,23 @@ export function benchProjector(): Projector {
         `insert into bench_projection (stream, events, last_position) values ($1, 1, $2)
          on conflict (stream) do update set events = bench_projection.events + 1, last_position = excluded.last_position`,
         [event.stream, event.globalPosition.toString()],
+      );
+    },
+    // Set-based: one statement per batch, as a catch-up-heavy read model would be written.
+    async handleBatch(tx: EntityManager, events: RecordedEvent[]): Promise<void> {
+      const perStream = new Map<string, { events: number; last: bigint }>();
+      for (const e of events) {
+        const row = perStream.get(e.stream) ?? { events: 0, last: 0n };
+        row.events++;
+        row.last = e.globalPosition;
+        perStream.set(e.stream, row);
+      }
+      await tx.query(
+        `insert into bench_projection (stream, events, last_position)
+         select * from unnest($1::text[], $2::bigint[], $3::bigint[])
+         on conflict (stream) do update set events = bench_projection.events + excluded.events,
+                                            last_position = excluded.last_position`,
+        [[...perStream.keys()], [...perStream.values()].map((r) => r.events), [...perStream.values()].map((r) => r.last.toString())],
       );
     },
   };

@@ -277,3 +277,61 @@ describe('the projection runner', () => {
     expect((await r.status())[0].state).toBe('stopped');
   });
 });
+
+describe('set-based projectors', () => {
+  let url: string;
+  let pool: Pool;
+  let store: PostgresEventStore;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    url = await createTestDatabase('projections_batch');
+    pool = new Pool({ connectionString: url });
+    await PostgresEventStore.migrate(pool);
+    store = new PostgresEventStore(pool, new FixedClock(new Date('2026-11-01T00:00:00Z')));
+    dataSource = createDataSource(url, {
+      entities: PROJECTION_ENGINE_ENTITIES,
+      migrations: [...PROJECTION_ENGINE_MIGRATIONS, TestTables1763800000001],
+    });
+    await dataSource.initialize();
+    await runMigrations(dataSource);
+  });
+  afterAll(async () => {
+    await store.close();
+    await dataSource.destroy();
+    await pool.end();
+    await dropTestDatabase(url);
+  });
+
+  it('applies whole batches through handleBatch, and pinpoints the poison event when a batch fails', async () => {
+    const batchCalls: number[] = [];
+    const batched: Projector = {
+      ...noter(),
+      async handle() {
+        throw new Error('handle must not be used when handleBatch exists');
+      },
+      async handleBatch(tx, events) {
+        batchCalls.push(events.length);
+        for (const e of events) {
+          const data = e.data as { n: number; poison?: boolean };
+          if (data.poison) throw new Error('bad row');
+          await tx.query('insert into noted (event_id, stream, n) values ($1, $2, $3)', [e.id, e.stream, data.n]);
+        }
+      },
+    };
+    const events = [1, 2, 3].map((n) => ({ type: 'Noted', data: { n } }));
+    await store.appendToStream('b-1', events, { expectedRevision: 'any', metadata });
+    const poison = await store.appendToStream('b-1', [{ type: 'Noted', data: { n: 4, poison: true } }, { type: 'Noted', data: { n: 5 } }], {
+      expectedRevision: 'any',
+      metadata,
+    });
+    const r = new ProjectionRunner({ store, dataSource, projectors: [batched], pollIntervalMs: 100, batchSize: 100 });
+    await r.start();
+    expect(await r.waitFor(poison.position, ['noter'], 2000)).toBe(false);
+    await r.stop();
+    expect(batchCalls[0]).toBe(5); // the first try is one set-based call for the whole batch
+    const [status] = await r.status();
+    expect(status).toMatchObject({ state: 'failed', error_position: (poison.position - 1n).toString(), checkpoint: (poison.position - 2n).toString() });
+    expect(await dataSource.query('select n from noted order by n')).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+  });
+});

@@ -47,6 +47,9 @@ class PoisonEvent extends Error {
   }
 }
 
+/** A set-based batch failed; the runner narrows it down to the event that cannot be applied. */
+class BatchFailed extends Error {}
+
 interface Worker {
   projector: Projector;
   types: ReadonlySet<string>;
@@ -314,8 +317,16 @@ export class ProjectionRunner {
       limit: this.batchSize,
     });
     if (events.length === 0) return 0;
-    const position = await this.commit(worker, events);
-    worker.checkpoint = position;
+    try {
+      worker.checkpoint = await this.commit(worker, events);
+    } catch (error) {
+      if (!(error instanceof BatchFailed)) throw error;
+      // One event per transaction until the one that fails; it becomes the poison event.
+      for (const event of events) {
+        worker.checkpoint = await this.commit(worker, [event]);
+        this.progress.emit('progress');
+      }
+    }
     this.progress.emit('progress');
     return events.length;
   }
@@ -339,6 +350,19 @@ export class ProjectionRunner {
 
   /** Applies events in order; returns the last position. A handler error names its event. */
   private async applyAll(tx: EntityManager, worker: Worker, events: RecordedEvent[]): Promise<bigint> {
+    const { handleBatch } = worker.projector;
+    if (handleBatch) {
+      const relevant = events.filter((e) => worker.types.has(e.type));
+      if (relevant.length > 0) {
+        try {
+          await handleBatch.call(worker.projector, tx, relevant);
+        } catch (error) {
+          if (relevant.length === 1) throw new PoisonEvent(relevant[0], events.indexOf(relevant[0]), error);
+          throw new BatchFailed((error as Error)?.message);
+        }
+      }
+      return events[events.length - 1].globalPosition;
+    }
     let position = 0n;
     for (let i = 0; i < events.length; i++) {
       const event = events[i];

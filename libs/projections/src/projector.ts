@@ -13,4 +13,10 @@ export interface Projector {
   /** The read-model tables this projector owns (rebuilt and swapped together). */
   readonly tables: readonly string[];
   handle(tx: EntityManager, event: RecordedEvent): Promise<void>;
+  /**
+   * Optional set-based form: applies several events (in order) with a few statements instead of
+   * one round trip per event, for read models that must catch up fast. When present the runner
+   * uses it; if a batch fails, it re-applies the events one by one to find the poison event.
+   */
+  handleBatch?(tx: EntityManager, events: RecordedEvent[]): Promise<void>;
 }
