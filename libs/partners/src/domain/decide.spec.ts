@@ -3,7 +3,7 @@ import { InvalidStateTransition } from '../../../platform/src/problem';
 import { decide, type PartnerCommand } from './decide';
 import { evolve, initialState } from './partner';
 import type { PartnerEvent } from './partner-events';
-import { PartnerAlreadyExists, PartnerNotFound } from './partner-errors';
+import { ApiKeyNotFound, PartnerAlreadyExists, PartnerNotFound } from './partner-errors';
 import {
   CERTIFICATION_TRANSITIONS,
   nextCertificationStatus,
@@ -130,4 +130,74 @@ describe('certification transitions', () => {
       });
     }
   }
+});
+
+describe('API keys', () => {
+  const KEY = '9d3e5f0a-1b2c-4d5e-8f90-a1b2c3d4e5f6';
+  const issued = (): PartnerEvent => ({
+    type: 'ApiKeyIssued',
+    data: {
+      partnerId: ID,
+      keyId: KEY,
+      prefix: 'abcdEFGH',
+      keyHash: 'h1',
+      scopes: ['partner:read'],
+      issuedAt: T0.toISOString(),
+    },
+  });
+
+  it('issues a key, recording only its prefix and hash', () =>
+    given([created()])
+      .when({
+        type: 'IssueApiKey',
+        partnerId: ID,
+        keyId: KEY,
+        prefix: 'abcdEFGH',
+        keyHash: 'h1',
+        scopes: ['partner:read'],
+        at: T0,
+      })
+      .then([issued()]));
+
+  it('rotates a live key: new prefix and hash, same id', () =>
+    given([created(), issued()])
+      .when({ type: 'RotateApiKey', partnerId: ID, keyId: KEY, prefix: 'zyxwVUTS', keyHash: 'h2', at: T1 })
+      .thenState((partner) =>
+        expect(partner?.apiKeys[KEY]).toMatchObject({
+          prefix: 'zyxwVUTS',
+          keyHash: 'h2',
+          createdAt: T0.toISOString(),
+          secretIssuedAt: T1.toISOString(),
+          revokedAt: null,
+        }),
+      ));
+
+  it('revokes a live key', () =>
+    given([created(), issued()])
+      .when({ type: 'RevokeApiKey', partnerId: ID, keyId: KEY, at: T1 })
+      .then([{ type: 'ApiKeyRevoked', data: { partnerId: ID, keyId: KEY, revokedAt: T1.toISOString() } }]));
+
+  it.each(['RotateApiKey', 'RevokeApiKey'] as const)('%s of an unknown key is api_key_not_found', (type) =>
+    given([created()])
+      .when(
+        type === 'RotateApiKey'
+          ? { type, partnerId: ID, keyId: KEY, prefix: 'p', keyHash: 'h', at: T1 }
+          : { type, partnerId: ID, keyId: KEY, at: T1 },
+      )
+      .thenThrows(ApiKeyNotFound, { code: 'api_key_not_found' }),
+  );
+
+  it.each(['RotateApiKey', 'RevokeApiKey'] as const)('%s of a revoked key is api_key_not_found', (type) =>
+    given([
+      created(),
+      issued(),
+      { type: 'ApiKeyRevoked', data: { partnerId: ID, keyId: KEY, revokedAt: T1.toISOString() } },
+    ])
+      .when(
+        type === 'RotateApiKey'
+          ? { type, partnerId: ID, keyId: KEY, prefix: 'p', keyHash: 'h', at: T1 }
+          : { type, partnerId: ID, keyId: KEY, at: T1 },
+      )
+      .thenThrows(ApiKeyNotFound),
+  );
 });

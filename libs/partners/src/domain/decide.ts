@@ -1,6 +1,6 @@
 import type { BusinessAddress, PartnerEvent } from './partner-events';
 import type { PartnerStateOrNone } from './partner';
-import { PartnerAlreadyExists, PartnerNotFound } from './partner-errors';
+import { ApiKeyNotFound, PartnerAlreadyExists, PartnerNotFound } from './partner-errors';
 import {
   nextCertificationStatus,
   type AvsDeclinePolicy,
@@ -27,7 +27,19 @@ export type PartnerCommand =
       avsDeclinePolicy?: AvsDeclinePolicy;
       at: Date;
     }
-  | { type: 'SetCertificationStatus'; partnerId: string; status: CertificationStatus; at: Date };
+  | { type: 'SetCertificationStatus'; partnerId: string; status: CertificationStatus; at: Date }
+  /** Key material is generated outside (randomness is I/O); only its prefix and hash come in. */
+  | {
+      type: 'IssueApiKey';
+      partnerId: string;
+      keyId: string;
+      prefix: string;
+      keyHash: string;
+      scopes: string[];
+      at: Date;
+    }
+  | { type: 'RotateApiKey'; partnerId: string; keyId: string; prefix: string; keyHash: string; at: Date }
+  | { type: 'RevokeApiKey'; partnerId: string; keyId: string; at: Date };
 
 /** The partner's decisions. Pure: time and ids arrive with the command. */
 export function decide(command: PartnerCommand, partner: PartnerStateOrNone): PartnerEvent[] {
@@ -89,6 +101,38 @@ export function decide(command: PartnerCommand, partner: PartnerStateOrNone): Pa
               data: { partnerId: partner.id, resetAt: command.at.toISOString() },
             },
           ];
+    }
+    case 'IssueApiKey': {
+      const { keyId, prefix, keyHash, scopes } = command;
+      const at = command.at.toISOString();
+      return [
+        {
+          type: 'ApiKeyIssued',
+          data: { partnerId: partner.id, keyId, prefix, keyHash, scopes: [...scopes], issuedAt: at },
+        },
+      ];
+    }
+    case 'RotateApiKey': {
+      const key = partner.apiKeys[command.keyId];
+      // A revoked key is gone for its partner too: rotating it reads as not found.
+      if (!key || key.revokedAt) throw new ApiKeyNotFound(command.keyId);
+      const { keyId, prefix, keyHash } = command;
+      return [
+        {
+          type: 'ApiKeyRotated',
+          data: { partnerId: partner.id, keyId, prefix, keyHash, rotatedAt: command.at.toISOString() },
+        },
+      ];
+    }
+    case 'RevokeApiKey': {
+      const key = partner.apiKeys[command.keyId];
+      if (!key || key.revokedAt) throw new ApiKeyNotFound(command.keyId);
+      return [
+        {
+          type: 'ApiKeyRevoked',
+          data: { partnerId: partner.id, keyId: key.id, revokedAt: command.at.toISOString() },
+        },
+      ];
     }
   }
 }

@@ -13,3 +13,9 @@ export class PartnerAlreadyExists extends DomainError {
     super(`partner ${partnerId} already exists`);
   }
 }
+
+export class ApiKeyNotFound extends NotFound {
+  constructor(readonly keyId: string) {
+    super('api_key_not_found', `API key ${keyId} does not exist`);
+  }
+}

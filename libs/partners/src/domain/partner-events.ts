@@ -47,5 +47,38 @@ export interface PartnerCertificationReset {
   data: { partnerId: string; resetAt: string };
 }
 
+/**
+ * An API key was issued. Only the SHA-256 hash of the full key is recorded, never the key: the
+ * secret is random (192 bits), so the hash reveals nothing and the key is shown once, at issue.
+ */
+export interface ApiKeyIssued {
+  type: 'ApiKeyIssued';
+  data: {
+    partnerId: string;
+    keyId: string;
+    prefix: string;
+    keyHash: string;
+    scopes: string[];
+    issuedAt: string;
+  };
+}
+
+/** The key's secret was replaced; the old one answers 401 from this event on. */
+export interface ApiKeyRotated {
+  type: 'ApiKeyRotated';
+  data: { partnerId: string; keyId: string; prefix: string; keyHash: string; rotatedAt: string };
+}
+
+export interface ApiKeyRevoked {
+  type: 'ApiKeyRevoked';
+  data: { partnerId: string; keyId: string; revokedAt: string };
+}
+
 export type PartnerEvent =
-  PartnerCreated | PartnerConfigChanged | PartnerCertified | PartnerCertificationReset;
+  | PartnerCreated
+  | PartnerConfigChanged
+  | PartnerCertified
+  | PartnerCertificationReset
+  | ApiKeyIssued
+  | ApiKeyRotated
+  | ApiKeyRevoked;

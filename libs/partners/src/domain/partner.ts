@@ -20,8 +20,20 @@ export interface Partner {
   rateLimitTier: RateLimitTier;
   avsDeclinePolicy: AvsDeclinePolicy;
   createdAt: string;
+  apiKeys: Record<string, ApiKey>;
   /** Number of events applied: the `version` field of the API. */
   version: number;
+}
+
+export interface ApiKey {
+  id: string;
+  prefix: string;
+  keyHash: string;
+  scopes: string[];
+  createdAt: string;
+  /** When the current secret was issued (creation or last rotation). */
+  secretIssuedAt: string;
+  revokedAt: string | null;
 }
 
 /** Before PartnerCreated the partner does not exist. */
@@ -47,6 +59,7 @@ export function evolve(partner: PartnerStateOrNone, event: PartnerEvent): Partne
       rateLimitTier: d.rateLimitTier as RateLimitTier,
       avsDeclinePolicy: d.avsDeclinePolicy as AvsDeclinePolicy,
       createdAt: d.createdAt,
+      apiKeys: {},
       version: 1,
     };
   }
@@ -65,6 +78,32 @@ export function evolve(partner: PartnerStateOrNone, event: PartnerEvent): Partne
       return { ...partner, certificationStatus: 'CERTIFIED', state: 'ACTIVE', version };
     case 'PartnerCertificationReset':
       return { ...partner, certificationStatus: 'PENDING', state: 'PENDING', version };
+    case 'ApiKeyIssued': {
+      const d = event.data;
+      const key: ApiKey = {
+        id: d.keyId,
+        prefix: d.prefix,
+        keyHash: d.keyHash,
+        scopes: d.scopes,
+        createdAt: d.issuedAt,
+        secretIssuedAt: d.issuedAt,
+        revokedAt: null,
+      };
+      return { ...partner, apiKeys: { ...partner.apiKeys, [d.keyId]: key }, version };
+    }
+    case 'ApiKeyRotated': {
+      const d = event.data;
+      const key = partner.apiKeys[d.keyId];
+      if (!key) return { ...partner, version };
+      const rotated = { ...key, prefix: d.prefix, keyHash: d.keyHash, secretIssuedAt: d.rotatedAt };
+      return { ...partner, apiKeys: { ...partner.apiKeys, [d.keyId]: rotated }, version };
+    }
+    case 'ApiKeyRevoked': {
+      const key = partner.apiKeys[event.data.keyId];
+      if (!key) return { ...partner, version };
+      const revoked = { ...key, revokedAt: event.data.revokedAt };
+      return { ...partner, apiKeys: { ...partner.apiKeys, [key.id]: revoked }, version };
+    }
   }
 }
 
