@@ -67,7 +67,11 @@ export function benchProjector(): Projector {
          select * from unnest($1::text[], $2::bigint[], $3::bigint[])
          on conflict (stream) do update set events = bench_projection.events + excluded.events,
                                             last_position = excluded.last_position`,
-        [[...perStream.keys()], [...perStream.values()].map((r) => r.events), [...perStream.values()].map((r) => r.last.toString())],
+        [
+          [...perStream.keys()],
+          [...perStream.values()].map((r) => r.events),
+          [...perStream.values()].map((r) => r.last.toString()),
+        ],
       );
     },
   };

@@ -1,8 +1,11 @@
-import { ProjectionCheckpoint, ProjectionCheckpoints1763800000000 } from './checkpoint';
+import { ProjectionCheckpoints1763800000000 } from './1763800000000-projection-checkpoints.migration';
+import { ProjectionCheckpoint } from './projection-checkpoint.entity';
 
 export * from './projector';
 export * from './projection-runner';
-export { ProjectionCheckpoint } from './checkpoint';
+export { UnknownProjection, RebuildInProgress, RebuildAborted, PoisonEvent } from './errors';
+export { ProjectionCheckpoint } from './projection-checkpoint.entity';
+export { ProjectionCheckpoints1763800000000 } from './1763800000000-projection-checkpoints.migration';
 
 /** The engine's own table; every data source that runs projectors includes these. */
 export const PROJECTION_ENGINE_ENTITIES = [ProjectionCheckpoint];

@@ -2,7 +2,34 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../../event-store/src';
+import { PostgresEventStore } from '../../event-store/src/postgres/postgres-event-store';
+import { Alarm } from './alarm';
+import { AppendListener } from './append-listener';
+import { applyEvents } from './apply-events';
+import {
+  lockCheckpoint,
+  openCheckpoint,
+  readCheckpoints,
+  recordFailure,
+  resetCheckpoint,
+  saveCheckpoint,
+} from './checkpoints';
+import {
+  BatchFailed,
+  messageOf,
+  PoisonEvent,
+  RebuildAborted,
+  RebuildInProgress,
+  UnknownProjection,
+} from './errors';
 import type { Projector } from './projector';
+import {
+  assertIdentifier,
+  createShadowTables,
+  dropShadowSchema,
+  shadowSchemaFor,
+  swapInShadowTables,
+} from './shadow-tables';
 
 export type ProjectorState = 'catching_up' | 'running' | 'rebuilding' | 'failed' | 'stopped';
 
@@ -12,254 +39,206 @@ export interface ProjectorStatus {
   state: ProjectorState;
   checkpoint: string;
   head: string;
+  /** head - checkpoint, never negative. */
   lag: string;
   last_error: string | null;
   error_position: string | null;
 }
 
+/**
+ * How workers hear of appends between polls:
+ * - `notify`: LISTEN on the PostgreSQL event store's NOTIFY channel (one connection per runner);
+ * - `subscription`: the store's own live subscription (any adapter; reads every event once more);
+ * - `poll`: nothing but the poll interval.
+ */
+export type WakeUp = 'notify' | 'subscription' | 'poll';
+
 export interface ProjectionRunnerOptions {
   store: EventStore;
   dataSource: DataSource;
   projectors: Projector[];
-  /** Unused by the engine itself; kept so callers can pass their connection string uniformly. */
+  /** Default: `notify` with the PostgreSQL event store, else `subscription`. */
+  wakeUp?: WakeUp;
+  /** The event store's PostgreSQL database, for LISTEN; default: the data source's URL. */
   databaseUrl?: string;
+  /** Default `event_store_appended`: what PostgresEventStore sends with its default schema. */
+  notifyChannel?: string;
   logger?: Logger;
-  /** Fallback poll when no wake-up arrives (ms). */
+  /** How long a caught-up worker waits when no wake-up arrives (ms); default 1000. */
   pollIntervalMs?: number;
-  /** Events read and applied per transaction. */
+  /** Events read and applied per transaction; default 1000. */
   batchSize?: number;
 }
 
-export class UnknownProjection extends Error {
-  constructor(readonly projection: string) {
-    super(`unknown projection ${projection}`);
-  }
-}
+/** PostgresEventStore's channel is `<schema>_appended`; its default schema is `event_store`. */
+export const DEFAULT_NOTIFY_CHANNEL = 'event_store_appended';
 
-/** The failure that stopped a projector: kept in its checkpoint row until a restart or rebuild. */
-class PoisonEvent extends Error {
-  constructor(
-    readonly event: RecordedEvent,
-    readonly index: number,
-    override readonly cause: unknown,
-  ) {
-    super(`${event.type} at position ${event.globalPosition}: ${(cause as Error)?.message ?? String(cause)}`);
-  }
-}
-
-/** A set-based batch failed; the runner narrows it down to the event that cannot be applied. */
-class BatchFailed extends Error {}
+const PROJECTOR_NAME = /^[a-z][a-z0-9_-]{0,40}$/;
 
 interface Worker {
   projector: Projector;
   types: ReadonlySet<string>;
+  alarm: Alarm;
   checkpoint: bigint;
-  state: ProjectorState;
+  state: Exclude<ProjectorState, 'rebuilding'>;
   lastError: string | null;
   errorPosition: bigint | null;
-  /** Set while a rebuild swaps tables: the live loop must not write. */
+  /** Set while a rebuild swaps tables in: the live loop must not start a batch. */
   paused: boolean;
-  /** The loop's current batch, awaited by pause and stop. */
-  busy: Promise<void>;
-  loop?: Promise<void>;
+  /** The batch in flight (resolved when idle), awaited before a swap. */
+  inFlight: Promise<void>;
+  loop: Promise<void> | null;
+  rebuild: Promise<void> | null;
 }
 
-const SAFE_NAME = /^[a-z][a-z0-9_-]{0,40}$/;
-
 /**
- * Runs projectors: each catches up from its checkpoint in batches (rows and checkpoint in one
- * transaction), then follows new events, woken by the event store's own live subscription with a
- * polling fallback. A projector whose handler throws stops alone, with the error and the event's
+ * Runs projectors. Each one has its own loop: read a page after its checkpoint, apply it and
+ * move the checkpoint in one transaction, repeat; once caught up, sleep until a wake-up or the
+ * poll interval. A projector whose handler throws stops alone, with the error and the event's
  * position in its status; it is retried on the next start or rebuild, never skipped.
+ * See docs/adr/0003-projections.md.
  */
 export class ProjectionRunner {
   private readonly workers = new Map<string, Worker>();
   private readonly progress = new EventEmitter();
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
-  private wakeUp: () => void = () => undefined;
-  private wakeSignal: Promise<void> = Promise.resolve();
+  private listener: AppendListener | null = null;
   private subscription: Subscription | null = null;
-  private stopping = false;
   private started = false;
+  private stopping = false;
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.batchSize = options.batchSize ?? 1000;
     this.progress.setMaxListeners(0);
-    for (const projector of options.projectors) {
-      if (!SAFE_NAME.test(projector.name)) throw new Error(`invalid projector name ${projector.name}`);
-      if (this.workers.has(projector.name)) throw new Error(`duplicate projector ${projector.name}`);
-      this.workers.set(projector.name, {
-        projector,
-        types: new Set(projector.eventTypes),
-        checkpoint: 0n,
-        state: 'stopped',
-        lastError: null,
-        errorPosition: null,
-        paused: false,
-        busy: Promise.resolve(),
-      });
-    }
-    this.armWakeSignal();
+    for (const projector of options.projectors) this.register(projector);
   }
 
   get names(): string[] {
     return [...this.workers.keys()];
   }
 
-  /** Loads checkpoints (retrying projectors that had failed) and starts every loop. */
+  /** Loads checkpoints (clearing earlier failures, so poison events are retried) and starts every loop. */
   async start(): Promise<void> {
-    if (this.started) return;
-    this.started = true;
+    if (this.started || this.stopping) return;
     for (const worker of this.workers.values()) {
-      await this.options.dataSource.query(
-        `insert into projection_checkpoints (name, position, status, updated_at) values ($1, 0, 'running', now())
-         on conflict (name) do update set status = 'running', last_error = null, error_position = null, updated_at = now()`,
-        [worker.projector.name],
-      );
-      const [row] = await this.options.dataSource.query(
-        `select position from projection_checkpoints where name = $1`,
-        [worker.projector.name],
-      );
-      worker.checkpoint = BigInt(row.position);
+      worker.checkpoint = await openCheckpoint(this.options.dataSource, worker.projector.name);
       worker.state = 'catching_up';
+      worker.lastError = null;
+      worker.errorPosition = null;
     }
-    const head = await this.options.store.headPosition();
-    this.subscription = this.options.store.subscribeToAll({ fromPosition: head + 1n }, async () =>
-      this.wake(),
-    );
-    this.subscription.done.catch((err: unknown) =>
-      this.options.logger?.warn({ err }, 'live wake-up subscription ended; projectors fall back to polling'),
-    );
-    for (const worker of this.workers.values()) worker.loop = this.run(worker);
+    this.started = true;
+    await this.listen();
+    for (const worker of this.workers.values()) this.launch(worker);
   }
 
-  /** Finishes the batch in flight (never half of one) and stops. */
+  /**
+   * Graceful shutdown: every loop finishes the batch in flight (its transaction commits or rolls
+   * back whole) and stops; a running rebuild stops at its next batch, leaving the live tables.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake();
-    await this.subscription?.stop().catch(() => undefined);
-    await Promise.all([...this.workers.values()].map((w) => w.loop));
-    for (const worker of this.workers.values()) if (worker.state !== 'failed') worker.state = 'stopped';
+    for (const worker of this.workers.values()) worker.alarm.ring();
+    await Promise.all([this.subscription?.stop().catch(() => undefined), this.listener?.close()]);
+    const workers = [...this.workers.values()];
+    await Promise.all(workers.flatMap((w) => [w.loop, w.rebuild?.catch(() => undefined)]));
+    for (const worker of workers) if (worker.state !== 'failed') worker.state = 'stopped';
     this.progress.emit('progress');
   }
 
   /**
-   * Read-your-writes: resolves true once every named projector (default: all) has applied
-   * `position`, false after `timeoutMs` or as soon as one of them has failed. Never polls.
+   * Read-your-writes. Resolves `true` once every named projector (default: all) has applied
+   * `position`; `false` when `timeoutMs` passes first, or at once when one of them has failed or
+   * is not running (it would never get there). It does not throw on timeout: a caller answering
+   * an HTTP request still answers, only with possibly stale reads. Unknown names throw
+   * {@link UnknownProjection}. Woken by the runner's own progress, never by polling.
    */
-  waitFor(position: bigint, names: string[] = this.names, timeoutMs = 5000): Promise<boolean> {
+  async waitFor(position: bigint, names: string[] = this.names, timeoutMs = 5000): Promise<boolean> {
     const workers = names.map((name) => this.worker(name));
-    const check = (): boolean | null => {
+    const verdict = (): boolean | null => {
       if (workers.every((w) => w.checkpoint >= position)) return true;
       if (workers.some((w) => w.state === 'failed' || w.state === 'stopped')) return false;
       return null;
     };
-    const now = check();
-    if (now !== null) return Promise.resolve(now);
-    return new Promise((resolve) => {
-      const onProgress = () => {
-        const result = check();
-        if (result !== null) finish(result);
-      };
-      const timer = setTimeout(() => finish(false), timeoutMs);
-      const finish = (result: boolean) => {
+    const now = verdict();
+    if (now !== null) return now;
+    return new Promise<boolean>((resolve) => {
+      const finish = (result: boolean): void => {
         clearTimeout(timer);
         this.progress.off('progress', onProgress);
         resolve(result);
       };
+      const onProgress = (): void => {
+        const result = verdict();
+        if (result !== null) finish(result);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
       this.progress.on('progress', onProgress);
     });
   }
 
+  /**
+   * Per projector, from the checkpoint table (so a runner that was never started, as in the
+   * ops CLI, reports what the running service has done) merged with this runner's own state.
+   */
   async status(): Promise<ProjectorStatus[]> {
+    const stored = await readCheckpoints(this.options.dataSource);
+    // Read after the checkpoints, so the head is never behind them.
     const head = await this.options.store.headPosition();
-    return [...this.workers.values()].map((w) => ({
-      name: w.projector.name,
-      state: w.state,
-      checkpoint: w.checkpoint.toString(),
-      head: head.toString(),
-      lag: (head > w.checkpoint ? head - w.checkpoint : 0n).toString(),
-      last_error: w.lastError,
-      error_position: w.errorPosition?.toString() ?? null,
-    }));
+    return [...this.workers.values()].map((w) => {
+      const row = stored.get(w.projector.name);
+      const checkpoint = row && row.position > w.checkpoint ? row.position : w.checkpoint;
+      const failedBeforeStart = !this.started && row?.failed === true;
+      return {
+        name: w.projector.name,
+        state: w.rebuild ? 'rebuilding' : failedBeforeStart ? 'failed' : w.state,
+        checkpoint: checkpoint.toString(),
+        head: head.toString(),
+        lag: (head > checkpoint ? head - checkpoint : 0n).toString(),
+        last_error: w.lastError ?? row?.lastError ?? null,
+        error_position: (w.errorPosition ?? row?.errorPosition ?? null)?.toString() ?? null,
+      };
+    });
   }
 
   /**
-   * Rebuilds one read model from the first event into fresh tables in a schema of its own, then
-   * swaps them in within one transaction. Readers keep using the old tables until the swap.
+   * Rebuilds one read model from the first event into fresh tables, then swaps them in within
+   * one transaction; readers use the old tables until that commit. Clears a failure if the
+   * events now apply. Throws {@link RebuildInProgress} if this projection is already being
+   * rebuilt here or in another process, and the handler's {@link PoisonEvent} if one still fails
+   * (the live tables are then untouched).
    */
   async rebuild(name: string): Promise<void> {
     const worker = this.worker(name);
-    if (worker.state === 'rebuilding') throw new Error(`${name} is already rebuilding`);
-    const projector = worker.projector;
-    const schema = `rebuild_${name.replace(/-/g, '_')}`;
-    const ds = this.options.dataSource;
-    const previous = worker.state;
-    worker.state = 'rebuilding';
+    if (worker.rebuild) throw new RebuildInProgress(name);
+    const rebuild = this.rebuildExclusively(worker);
+    worker.rebuild = rebuild;
     try {
-      await ds.query(`drop schema if exists ${schema} cascade`);
-      await ds.query(`create schema ${schema}`);
-      for (const table of projector.tables) {
-        await ds.query(`create table ${schema}.${table} (like public.${table} including all)`);
-      }
-      // Catch up into the fresh tables, batch by batch, outside any long transaction.
-      let position = 0n;
-      for (;;) {
-        const events = await this.options.store.readAll({
-          fromPosition: position + 1n,
-          limit: this.batchSize,
-        });
-        if (events.length === 0) break;
-        position = await ds.transaction(async (tx) => {
-          await tx.query(`set local search_path to ${schema}, public`);
-          return this.applyAll(tx, worker, events);
-        });
-      }
-      // Swap: the live loop pauses, the tail is applied, tables trade places, checkpoint moves.
-      worker.paused = true;
-      await worker.busy;
-      await ds.transaction(async (tx) => {
-        await tx.query(`select 1 from projection_checkpoints where name = $1 for update`, [name]);
-        await tx.query(`set local search_path to ${schema}, public`);
-        for (;;) {
-          const events = await this.options.store.readAll({
-            fromPosition: position + 1n,
-            limit: this.batchSize,
-          });
-          if (events.length === 0) break;
-          position = await this.applyAll(tx, worker, events);
-        }
-        for (const table of projector.tables) {
-          await tx.query(`drop table public.${table}`);
-          await tx.query(`alter table ${schema}.${table} set schema public`);
-        }
-        await tx.query(
-          `update projection_checkpoints set position = $2, status = 'running', last_error = null, error_position = null, updated_at = now() where name = $1`,
-          [name, position.toString()],
-        );
-      });
-      await ds.query(`drop schema if exists ${schema} cascade`);
-      worker.checkpoint = position;
-      worker.lastError = null;
-      worker.errorPosition = null;
-      const wasStopped = previous === 'failed' || !worker.loop;
-      worker.state = 'running';
-      if (wasStopped && this.started && !this.stopping) worker.loop = this.run(worker);
-      this.options.logger?.info(
-        { projection: name, position: position.toString() },
-        'read model rebuilt and swapped in',
-      );
-    } catch (error) {
-      worker.state = previous;
-      await ds.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
-      throw error;
+      await rebuild;
     } finally {
-      worker.paused = false;
+      worker.rebuild = null;
       this.progress.emit('progress');
-      this.wake();
     }
+  }
+
+  private register(projector: Projector): void {
+    if (!PROJECTOR_NAME.test(projector.name)) throw new Error(`invalid projector name ${projector.name}`);
+    if (this.workers.has(projector.name)) throw new Error(`duplicate projector ${projector.name}`);
+    for (const table of projector.tables) assertIdentifier(table, 'table');
+    this.workers.set(projector.name, {
+      projector,
+      types: new Set(projector.eventTypes),
+      alarm: new Alarm(),
+      checkpoint: 0n,
+      state: 'stopped',
+      lastError: null,
+      errorPosition: null,
+      paused: false,
+      inFlight: Promise.resolve(),
+      loop: null,
+      rebuild: null,
+    });
   }
 
   private worker(name: string): Worker {
@@ -268,144 +247,259 @@ export class ProjectionRunner {
     return worker;
   }
 
-  private wake(): void {
-    this.wakeUp();
-    this.armWakeSignal();
+  private ringAll(): void {
+    for (const worker of this.workers.values()) worker.alarm.ring();
   }
 
-  private armWakeSignal(): void {
-    this.wakeSignal = new Promise((resolve) => (this.wakeUp = resolve));
+  private async listen(): Promise<void> {
+    const { store, dataSource, logger } = this.options;
+    const wakeUp = this.options.wakeUp ?? (store instanceof PostgresEventStore ? 'notify' : 'subscription');
+    if (wakeUp === 'notify') {
+      const url = this.options.databaseUrl ?? (dataSource.options as { url?: string }).url;
+      if (!url) {
+        logger?.warn('no database URL to LISTEN on; projectors only poll');
+        return;
+      }
+      this.listener = new AppendListener(
+        url,
+        this.options.notifyChannel ?? DEFAULT_NOTIFY_CHANNEL,
+        () => this.ringAll(),
+        (err) => logger?.warn({ err }, 'LISTEN connection lost; projectors poll until it is back'),
+      );
+      this.listener.ensure();
+    } else if (wakeUp === 'subscription') {
+      const head = await store.headPosition();
+      this.subscription = store.subscribeToAll({ fromPosition: head + 1n }, async () => this.ringAll());
+      this.subscription.done.catch((err: unknown) =>
+        logger?.warn({ err }, 'live wake-up subscription ended; projectors fall back to polling'),
+      );
+    }
   }
 
-  private async sleep(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.wakeSignal,
-      new Promise<void>((r) => (timer = setTimeout(r, this.pollIntervalMs))),
-    ]);
-    clearTimeout(timer);
+  private launch(worker: Worker): void {
+    if (worker.loop || !this.started || this.stopping) return;
+    worker.loop = this.run(worker).finally(() => (worker.loop = null));
   }
 
   private async run(worker: Worker): Promise<void> {
     while (!this.stopping) {
       if (worker.paused) {
-        await this.sleep();
+        // Forget rings while paused (a remembered one would make this a busy loop); the swap
+        // rings again when it is done.
+        worker.alarm.reset();
+        await worker.alarm.sleep(this.pollIntervalMs);
         continue;
       }
-      let applied = 0;
-      let release!: () => void;
-      worker.busy = new Promise<void>((r) => (release = r));
+      worker.alarm.reset();
+      const batch = this.step(worker);
+      worker.inFlight = batch.then(
+        () => undefined,
+        () => undefined,
+      );
+      let caughtUp: boolean;
       try {
-        applied = await this.step(worker);
+        caughtUp = await batch;
       } catch (error) {
-        await this.fail(worker, error);
-        return;
-      } finally {
-        release();
+        if (error instanceof PoisonEvent) return this.fail(worker, error);
+        this.retryLater(worker, error);
+        caughtUp = true;
       }
-      if (applied === 0) {
-        if (worker.state === 'catching_up') worker.state = 'running';
-        await this.sleep();
+      if (caughtUp && !this.stopping) {
+        this.listener?.ensure();
+        await worker.alarm.sleep(this.pollIntervalMs);
       }
     }
   }
 
-  /** One batch: read after the checkpoint, apply in one transaction with the checkpoint. */
-  private async step(worker: Worker): Promise<number> {
+  /** One page after the checkpoint; true when it was the last one visible. */
+  private async step(worker: Worker): Promise<boolean> {
     const events = await this.options.store.readAll({
       fromPosition: worker.checkpoint + 1n,
       limit: this.batchSize,
     });
-    if (events.length === 0) return 0;
+    if (events.length > 0) {
+      await this.applyNarrowing(events, (batch) => this.commit(worker, batch));
+      worker.lastError = null;
+    }
+    const caughtUp = events.length < this.batchSize;
+    if (caughtUp && worker.state === 'catching_up') worker.state = 'running';
+    return caughtUp;
+  }
+
+  /**
+   * Applies a page with `transact` (one transaction per call). When it fails on an event, what
+   * came before that event is applied again on its own, so the checkpoint stops right before
+   * the poison event; a failed set-based batch is retried one event per transaction to find it.
+   */
+  private async applyNarrowing(
+    events: RecordedEvent[],
+    transact: (events: RecordedEvent[]) => Promise<bigint>,
+  ): Promise<bigint> {
     try {
-      worker.checkpoint = await this.commit(worker, events);
+      return await transact(events);
     } catch (error) {
-      if (!(error instanceof BatchFailed)) throw error;
-      // One event per transaction until the one that fails; it becomes the poison event.
-      for (const event of events) {
-        worker.checkpoint = await this.commit(worker, [event]);
-        this.progress.emit('progress');
+      if (error instanceof BatchFailed) {
+        let position = 0n;
+        for (const event of events) position = await transact([event]);
+        return position;
       }
+      if (error instanceof PoisonEvent) {
+        const before = events.filter((e) => e.globalPosition < error.event.globalPosition);
+        if (before.length > 0) await transact(before);
+      }
+      throw error;
     }
-    this.progress.emit('progress');
-    return events.length;
   }
 
-  private commit(worker: Worker, events: RecordedEvent[]): Promise<bigint> {
-    return this.options.dataSource.transaction(async (tx) => {
-      const [row] = await tx.query(`select position from projection_checkpoints where name = $1 for update`, [
-        worker.projector.name,
-      ]);
-      // Another process (or a rebuild) may have moved the checkpoint: trust the row.
-      const stored = BigInt(row.position);
+  /** Rows and checkpoint in one transaction; events at or below the stored checkpoint are skipped. */
+  private async commit(worker: Worker, events: RecordedEvent[]): Promise<bigint> {
+    const { name } = worker.projector;
+    const position = await this.options.dataSource.transaction(async (tx) => {
+      // Another process running the same projector, or a rebuild, may have moved it: trust the row.
+      const stored = await lockCheckpoint(tx, name);
+      // Without the row the checkpoint could not move with the rows: refuse (and retry later).
+      if (stored === null) throw new Error(`projection ${name} has no checkpoint row`);
       const fresh = events.filter((e) => e.globalPosition > stored);
-      const position = fresh.length === 0 ? stored : await this.applyAll(tx, worker, fresh);
-      await tx.query(`update projection_checkpoints set position = $2, updated_at = now() where name = $1`, [
-        worker.projector.name,
-        position.toString(),
-      ]);
-      return position;
+      if (fresh.length === 0) return stored;
+      const reached = await applyEvents(tx, worker.projector, worker.types, fresh);
+      await saveCheckpoint(tx, name, reached);
+      return reached;
     });
-  }
-
-  /** Applies events in order; returns the last position. A handler error names its event. */
-  private async applyAll(tx: EntityManager, worker: Worker, events: RecordedEvent[]): Promise<bigint> {
-    const { handleBatch } = worker.projector;
-    if (handleBatch) {
-      const relevant = events.filter((e) => worker.types.has(e.type));
-      if (relevant.length > 0) {
-        try {
-          await handleBatch.call(worker.projector, tx, relevant);
-        } catch (error) {
-          if (relevant.length === 1) throw new PoisonEvent(relevant[0], events.indexOf(relevant[0]), error);
-          throw new BatchFailed((error as Error)?.message);
-        }
-      }
-      return events[events.length - 1].globalPosition;
-    }
-    let position = 0n;
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i];
-      if (worker.types.has(event.type)) {
-        try {
-          await worker.projector.handle(tx, event);
-        } catch (error) {
-          throw new PoisonEvent(event, i, error);
-        }
-      }
-      position = event.globalPosition;
-    }
+    this.advance(worker, position);
     return position;
   }
 
-  /** Keeps what came before the poison event, then records the failure and stops this projector. */
-  private async fail(worker: Worker, error: unknown): Promise<void> {
-    const name = worker.projector.name;
-    const poison = error instanceof PoisonEvent ? error : null;
-    try {
-      if (poison && poison.index > 0) {
-        const events = await this.options.store.readAll({
-          fromPosition: worker.checkpoint + 1n,
-          limit: poison.index,
-        });
-        if (events.length > 0) worker.checkpoint = await this.commit(worker, events);
-      }
-    } catch {
-      // The prefix is retried on the next start; the failure below is what matters.
-    }
-    worker.state = 'failed';
-    worker.lastError = poison ? poison.message : ((error as Error)?.message ?? String(error));
-    worker.errorPosition = poison ? poison.event.globalPosition : null;
-    this.options.logger?.error(
-      { projection: name, err: poison?.cause ?? error, position: worker.errorPosition?.toString() },
-      'projector stopped on an event it cannot apply',
-    );
-    await this.options.dataSource
-      .query(
-        `update projection_checkpoints set status = 'failed', last_error = $2, error_position = $3, updated_at = now() where name = $1`,
-        [name, worker.lastError, worker.errorPosition?.toString() ?? null],
-      )
-      .catch(() => undefined);
+  private advance(worker: Worker, position: bigint): void {
+    if (position <= worker.checkpoint) return;
+    worker.checkpoint = position;
     this.progress.emit('progress');
   }
+
+  /** Not the event's fault (connection lost, deadlock...): keep the checkpoint, try again later. */
+  private retryLater(worker: Worker, error: unknown): void {
+    worker.lastError = messageOf(error);
+    this.options.logger?.warn(
+      { projection: worker.projector.name, err: error },
+      'projector batch failed; retrying after the poll interval',
+    );
+  }
+
+  private async fail(worker: Worker, poison: PoisonEvent): Promise<void> {
+    worker.state = 'failed';
+    worker.lastError = poison.message;
+    worker.errorPosition = poison.event.globalPosition;
+    this.options.logger?.error(
+      {
+        projection: worker.projector.name,
+        err: poison.cause,
+        position: poison.event.globalPosition.toString(),
+      },
+      'projector stopped on an event it cannot apply',
+    );
+    await recordFailure(
+      this.options.dataSource,
+      worker.projector.name,
+      poison.message,
+      poison.event.globalPosition,
+    ).catch((err: unknown) => this.options.logger?.error({ err }, 'could not record the projector failure'));
+    this.progress.emit('progress');
+  }
+
+  /** Holds a session advisory lock for the whole rebuild, so two processes never share a shadow schema. */
+  private async rebuildExclusively(worker: Worker): Promise<void> {
+    const { name } = worker.projector;
+    const lock = this.options.dataSource.createQueryRunner();
+    await lock.connect();
+    try {
+      const [{ locked }] = await lock.query(`select pg_try_advisory_lock(hashtext($1)) as locked`, [
+        `projection-rebuild:${name}`,
+      ]);
+      if (!locked) throw new RebuildInProgress(name);
+      try {
+        await this.rebuildAndSwap(worker);
+      } finally {
+        await lock.query(`select pg_advisory_unlock(hashtext($1))`, [`projection-rebuild:${name}`]);
+      }
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async rebuildAndSwap(worker: Worker): Promise<void> {
+    const { dataSource, logger } = this.options;
+    const { name, tables } = worker.projector;
+    const schema = shadowSchemaFor(name);
+    try {
+      await createShadowTables(dataSource, schema, tables);
+      const filled = await this.fillShadow(worker, schema);
+      const position = await this.swapIn(worker, schema, filled);
+      logger?.info({ projection: name, position: position.toString() }, 'read model rebuilt and swapped in');
+    } catch (error) {
+      await dropShadowSchema(dataSource, schema).catch(() => undefined);
+      throw error;
+    }
+    // A projector that had failed has no loop left: the rebuilt one follows the events again.
+    this.launch(worker);
+  }
+
+  /** Applies every event so far to the shadow tables, batch by batch, while the live loop runs on. */
+  private async fillShadow(worker: Worker, schema: string): Promise<bigint> {
+    let position = 0n;
+    for (;;) {
+      if (this.stopping) throw new RebuildAborted(worker.projector.name);
+      const events = await this.options.store.readAll({ fromPosition: position + 1n, limit: this.batchSize });
+      if (events.length === 0) return position;
+      position = await this.applyNarrowing(events, (batch) =>
+        this.options.dataSource.transaction(async (tx) => {
+          await useShadow(tx, schema);
+          return applyEvents(tx, worker.projector, worker.types, batch);
+        }),
+      );
+    }
+  }
+
+  /**
+   * The swap: the live loop here finishes its batch and pauses, the checkpoint row is locked
+   * (live loops of other processes wait on it), the last events go into the shadow tables, which
+   * then replace the live ones together with the checkpoint. Readers block only for the swap.
+   */
+  private async swapIn(worker: Worker, schema: string, from: bigint): Promise<bigint> {
+    const { name, tables } = worker.projector;
+    worker.paused = true;
+    try {
+      await worker.inFlight;
+      const position = await this.options.dataSource.transaction(async (tx) => {
+        await lockCheckpoint(tx, name);
+        await useShadow(tx, schema);
+        let reached = from;
+        for (;;) {
+          // Once this transaction holds an id (the row lock takes one), appends that start later
+          // stay invisible to readAll until it commits: the loop ends, the live loop gets them.
+          const events = await this.options.store.readAll({
+            fromPosition: reached + 1n,
+            limit: this.batchSize,
+          });
+          if (events.length === 0) break;
+          reached = await applyEvents(tx, worker.projector, worker.types, events);
+        }
+        await swapInShadowTables(tx, schema, tables);
+        await resetCheckpoint(tx, name, reached);
+        return reached;
+      });
+      // Before the live loop resumes, so that it reads on from the rebuilt position.
+      worker.checkpoint = position;
+      worker.state = this.started && !this.stopping ? 'catching_up' : 'stopped';
+      worker.lastError = null;
+      worker.errorPosition = null;
+      return position;
+    } finally {
+      worker.paused = false;
+      worker.alarm.ring();
+    }
+  }
+}
+
+/** Unqualified names now mean the shadow tables; everything else still resolves to `public`. */
+async function useShadow(tx: EntityManager, schema: string): Promise<void> {
+  await tx.query(`set local search_path to "${schema}", public`);
 }

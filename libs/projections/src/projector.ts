@@ -4,13 +4,18 @@ import type { RecordedEvent } from '../../event-store/src';
 /**
  * A read model's builder. The runner calls `handle` for each event of `eventTypes`, inside the
  * transaction that also advances the projector's checkpoint, so rows and checkpoint move
- * together. Handlers must use unqualified table names (no schema): a rebuild points
- * `search_path` at fresh tables and swaps them in.
+ * together; events of other types only move the checkpoint.
+ *
+ * Handlers use unqualified table names (entities without a `schema`): a rebuild points
+ * `search_path` at fresh tables of the same names and later swaps them in. A handler must not
+ * commit, open its own connection, or call anything outside the database: it may run again for
+ * the same event after a crash (its transaction then rolled back) and from the first event on a
+ * rebuild.
  */
 export interface Projector {
   readonly name: string;
   readonly eventTypes: readonly string[];
-  /** The read-model tables this projector owns (rebuilt and swapped together). */
+  /** The read-model tables this projector owns (rebuilt and swapped together), in `public`. */
   readonly tables: readonly string[];
   handle(tx: EntityManager, event: RecordedEvent): Promise<void>;
   /**

@@ -1,20 +1,22 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 
-type EntityOrMigration = NonNullable<ConstructorParameters<typeof DataSource>[0]['entities']>;
+type Entities = NonNullable<DataSourceOptions['entities']>;
+type Migrations = NonNullable<DataSourceOptions['migrations']>;
 
 /**
  * The read-model database. The schema comes only from migrations, applied explicitly at start
  * (`runMigrations`), never from `synchronize`: read models are disposable, their shape is not.
+ * Entities name no schema, so a projection rebuild can point `search_path` at fresh tables.
  */
 export function createDataSource(
   url: string,
-  options: { entities: EntityOrMigration; migrations: EntityOrMigration | string[] },
+  options: { entities: Entities; migrations: Migrations },
 ): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
     entities: options.entities,
-    migrations: options.migrations as string[],
+    migrations: options.migrations,
     migrationsTableName: 'read_model_migrations',
     synchronize: false,
     migrationsRun: false,
@@ -25,7 +27,11 @@ export function createDataSource(
 
 const MIGRATION_LOCK = 'read-model-migrations';
 
-/** Applies pending migrations; two processes starting together take turns (advisory lock). */
+/**
+ * Applies pending migrations, each in its own transaction, and returns their names. Two
+ * processes starting together take turns on a session advisory lock held on a connection of its
+ * own: the second one then finds nothing pending instead of failing on `create table`.
+ */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();

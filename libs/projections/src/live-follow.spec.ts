@@ -1,0 +1,82 @@
+import { createTestDatabase, dropTestDatabase } from '../../../test/support/database';
+import { LISTENER_APPLICATION_NAME } from './append-listener';
+import { ProjectionHarness } from './testing/harness';
+import { noter } from './testing/test-projectors';
+
+// Long enough that anything projected within the test's waits was woken by something else.
+const NEVER = 60_000;
+
+describe('following appends live', () => {
+  let url: string;
+  let h: ProjectionHarness;
+
+  beforeAll(async () => {
+    url = await createTestDatabase('projections_live');
+    h = await ProjectionHarness.open(url);
+  });
+
+  afterAll(async () => {
+    await h.close();
+    await dropTestDatabase(url);
+  });
+
+  async function caughtUp(runner: ReturnType<ProjectionHarness['runner']>): Promise<void> {
+    await runner.start();
+    expect(await runner.waitFor(await h.store.headPosition(), ['noter'])).toBe(true);
+  }
+
+  it('wakes on the event store NOTIFY (the default with the PostgreSQL store), without polling', async () => {
+    const runner = h.runner([noter()], { pollIntervalMs: NEVER });
+    await caughtUp(runner);
+    for (let i = 0; i < 3; i++) {
+      expect(await runner.waitFor(await h.note('live-notify', i), ['noter'], 3000)).toBe(true);
+    }
+    await runner.stop();
+  });
+
+  it('falls back to polling when notifications are off', async () => {
+    const runner = h.runner([noter()], { wakeUp: 'poll', pollIntervalMs: 100 });
+    await caughtUp(runner);
+    expect(await runner.waitFor(await h.note('live-poll', 1), ['noter'], 3000)).toBe(true);
+    await runner.stop();
+  });
+
+  it('without notifications and a long poll, an append waits for the next poll', async () => {
+    const runner = h.runner([noter()], { wakeUp: 'poll', pollIntervalMs: NEVER });
+    await caughtUp(runner);
+    expect(await runner.waitFor(await h.note('live-none', 1), ['noter'], 500)).toBe(false);
+    await runner.stop();
+  });
+
+  it('can be woken by the store live subscription instead (for adapters without NOTIFY)', async () => {
+    const runner = h.runner([noter()], { wakeUp: 'subscription', pollIntervalMs: NEVER });
+    await caughtUp(runner);
+    expect(await runner.waitFor(await h.note('live-subscription', 1), ['noter'], 3000)).toBe(true);
+    await runner.stop();
+  });
+
+  it('reconnects LISTEN after its connection is killed', async () => {
+    const runner = h.runner([noter()], { pollIntervalMs: NEVER });
+    await caughtUp(runner);
+    const listeners = async (): Promise<number[]> =>
+      (
+        await h.pool.query<{ pid: number }>(
+          `select pid from pg_stat_activity where application_name = $1 and datname = current_database()`,
+          [LISTENER_APPLICATION_NAME],
+        )
+      ).rows.map((r) => r.pid);
+    let before = await listeners();
+    while (before.length === 0) before = await listeners(); // connecting in the background
+    await h.pool.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [before]);
+
+    let after: number[] = [];
+    for (let tries = 0; tries < 200 && (after.length === 0 || after[0] === before[0]); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      after = await listeners();
+    }
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before[0]);
+    expect(await runner.waitFor(await h.note('live-reconnect', 1), ['noter'], 3000)).toBe(true);
+    await runner.stop();
+  });
+});
