@@ -1,6 +1,15 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chownSync, chmodSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+  chownSync,
+  chmodSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -67,6 +76,24 @@ function runAs(): { uid: number; gid: number } | undefined {
   } catch {
     execFileSync('useradd', ['--system', '--user-group', '--no-create-home', USER], { stdio: 'ignore' });
     return { uid: id('-u'), gid: id('-g') };
+  }
+}
+
+/**
+ * As root the server runs as `postgres`, which must be able to reach its binaries and its data
+ * directory. A checkout under a private directory (mode 0700, as `mktemp -d` makes) would stop
+ * it at the first step, so we add the search bit (o+x: enter, not list or read) to each ancestor
+ * that lacks it. Nothing else about those directories changes.
+ */
+function grantTraverse(target: string, owner: { uid: number; gid: number } | undefined): void {
+  if (!owner) return;
+  for (let dir = path.dirname(path.resolve(target)); ; dir = path.dirname(dir)) {
+    if (existsSync(dir)) {
+      const { mode, uid, gid } = statSync(dir);
+      const canEnter = uid === owner.uid ? mode & 0o100 : gid === owner.gid ? mode & 0o010 : mode & 0o001;
+      if (!canEnter) chmodSync(dir, (mode & 0o7777) | 0o001);
+    }
+    if (dir === path.dirname(dir)) return;
   }
 }
 
@@ -157,6 +184,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const dir = path.resolve(options.dir);
   const bin = binDir();
   const owner = runAs();
+  grantTraverse(path.join(bin, 'postgres'), owner);
+  grantTraverse(path.join(dir, 'PG_VERSION'), owner);
   const passwordFile = path.join(path.dirname(dir), '.postgres-password');
 
   let password: string;
