@@ -2,20 +2,13 @@ import { Pool } from 'pg';
 import { createTestDatabase, dropTestDatabase } from '../../../test/support/database';
 import { FixedClock } from '../../platform/src/clock/clock';
 import { ConcurrencyConflict } from '../../platform/src/problem';
-import type { EventMetadata } from './event-store';
 import { handleCommand, type DomainEvent } from './handle-command';
 import { PostgresEventStore } from './postgres/postgres-event-store';
+import { testMetadata } from '../../../test/support/metadata';
 
 type Counted = DomainEvent<'Counted', { by: number }>;
 const counter = { initialState: () => 0, evolve: (total: number, e: Counted) => total + e.data.by };
-const metadata: EventMetadata = {
-  actor: 'operator',
-  partner_id: null,
-  request_id: 'req-1',
-  idempotency_key: 'key-1',
-  causation_id: null,
-  correlation_id: null,
-};
+const metadata = testMetadata({ actor: 'operator', request_id: 'req-1', idempotency_key: 'key-1' });
 
 describe('handleCommand on the PostgreSQL event store', () => {
   let url: string;

@@ -3,17 +3,11 @@ import { Client, Pool } from 'pg';
 import { createTestDatabase, dropTestDatabase } from '../../../../test/support/database';
 import { FixedClock } from '../../../platform/src/clock/clock';
 import { InvalidAppend, WrongExpectedRevision } from '../errors';
-import type { EventMetadata, RecordedEvent } from '../event-store';
+import type { RecordedEvent } from '../event-store';
 import { PostgresEventStore } from './postgres-event-store';
+import { testMetadata } from '../../../../test/support/metadata';
 
-const metadata: EventMetadata = {
-  actor: 'system:test',
-  partner_id: null,
-  request_id: null,
-  idempotency_key: null,
-  causation_id: null,
-  correlation_id: null,
-};
+const metadata = testMetadata();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

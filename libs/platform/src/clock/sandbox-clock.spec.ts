@@ -1,17 +1,10 @@
 import { Pool } from 'pg';
 import { createTestDatabase, dropTestDatabase } from '../../../../test/support/database';
-import type { EventMetadata } from '../../../event-store/src';
 import { PostgresEventStore } from '../../../event-store/src/postgres/postgres-event-store';
 import { SANDBOX_CLOCK_STREAM, SandboxClock } from './sandbox-clock';
+import { testMetadata } from '../../../../test/support/metadata';
 
-const metadata: EventMetadata = {
-  actor: 'operator',
-  partner_id: null,
-  request_id: 'req-clock',
-  idempotency_key: 'clock-1',
-  causation_id: null,
-  correlation_id: null,
-};
+const metadata = testMetadata({ actor: 'operator', request_id: 'req-clock', idempotency_key: 'clock-1' });
 
 describe('the sandbox clock', () => {
   let url: string;

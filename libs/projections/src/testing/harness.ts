@@ -1,6 +1,5 @@
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { EventMetadata } from '../../../event-store/src';
 import { PostgresEventStore } from '../../../event-store/src/postgres/postgres-event-store';
 import { FixedClock } from '../../../platform/src/clock/clock';
 import { createDataSource, runMigrations } from '../../../platform/src/database/data-source';
@@ -11,18 +10,12 @@ import { TestReadModels1763800000001 } from './1763800000001-test-read-models.mi
 import { NotedRow } from './noted-row.entity';
 import { StreamCount } from './stream-count.entity';
 import type { Noted } from './test-projectors';
+import { testMetadata } from '../../../../test/support/metadata';
 
 export const TEST_ENTITIES = [...PROJECTION_ENGINE_ENTITIES, NotedRow, StreamCount];
 export const TEST_MIGRATIONS = [...PROJECTION_ENGINE_MIGRATIONS, TestReadModels1763800000001];
 
-const metadata: EventMetadata = {
-  actor: 'system:test',
-  partner_id: null,
-  request_id: null,
-  idempotency_key: null,
-  causation_id: null,
-  correlation_id: null,
-};
+const metadata = testMetadata();
 
 /**
  * The real things projector tests run on, in the database `url`: the PostgreSQL event store,
