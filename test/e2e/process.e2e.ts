@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../../libs/platform/src/database/embedded-postgres';
-import { buildOnce, startProcess, waitForHealth } from '../support/process';
+import { buildOnce, ROOT, startProcess, waitForHealth } from '../support/process';
 
 /**
  * The service as `npm start` runs it: a real process, the embedded PostgreSQL in DATA_DIR,
@@ -70,6 +71,22 @@ describe('the service process', () => {
 
     const again = startProcess({ PORT: String(port), DATA_DIR: dataDir });
     await waitForHealth(url, again);
+
+    // The operator CLI works beside the running service, on the database it holds.
+    const ops = (...args: string[]) =>
+      spawnSync(process.execPath, [path.join(ROOT, 'dist', 'apps', 'api', 'src', 'ops.js'), ...args], {
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+        encoding: 'utf8',
+      });
+    const projections = ops('projections');
+    expect(projections.status).toBe(0);
+    expect(JSON.parse(projections.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'partner-list', lag: '0' })]),
+    );
+    const history = ops('history', 'partner', '00000000-0000-4000-8000-000000000000');
+    expect(history.status).toBe(1);
+    expect(history.stderr).toContain('no events for partner');
+    expect(ops('history', 'partner', 'not-a-uuid').status).toBe(2);
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
   }, 120_000);
