@@ -1,9 +1,8 @@
-import { Pool } from 'pg';
-import { createTestDatabase, dropTestDatabase } from '../../../test/support/database';
 import { FixedClock } from '../../platform/src/clock/clock';
 import { ConcurrencyConflict } from '../../platform/src/problem';
 import { handleCommand, type DomainEvent } from './handle-command';
-import { PostgresEventStore } from './postgres/postgres-event-store';
+import { useTestEventStore } from '../../../test/support/event-store';
+import type { PostgresEventStore } from './postgres/postgres-event-store';
 import { testMetadata } from '../../../test/support/metadata';
 
 type Counted = DomainEvent<'Counted', { by: number }>;
@@ -11,20 +10,10 @@ const counter = { initialState: () => 0, evolve: (total: number, e: Counted) => 
 const metadata = testMetadata({ actor: 'operator', request_id: 'req-1', idempotency_key: 'key-1' });
 
 describe('handleCommand on the PostgreSQL event store', () => {
-  let url: string;
-  let pool: Pool;
+  const db = useTestEventStore('handle_command', new FixedClock(new Date('2026-11-01T00:00:00Z')));
   let store: PostgresEventStore;
-
-  beforeAll(async () => {
-    url = await createTestDatabase('handle_command');
-    pool = new Pool({ connectionString: url });
-    await PostgresEventStore.migrate(pool);
-    store = new PostgresEventStore(pool, new FixedClock(new Date('2026-11-01T00:00:00Z')));
-  });
-  afterAll(async () => {
-    await store.close();
-    await pool.end();
-    await dropTestDatabase(url);
+  beforeAll(() => {
+    store = db.store;
   });
 
   it('folds the stream, decides on the state and appends with the metadata', async () => {

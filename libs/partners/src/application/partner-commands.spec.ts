@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
-import { createTestDatabase, dropTestDatabase } from '../../../../test/support/database';
-import type { EventMetadata } from '../../../event-store/src';
-import { PostgresEventStore } from '../../../event-store/src/postgres/postgres-event-store';
+import { testMetadata } from '../../../../test/support/metadata';
+import { useTestEventStore } from '../../../../test/support/event-store';
+import type { PostgresEventStore } from '../../../event-store/src/postgres/postgres-event-store';
 import { FixedClock } from '../../../platform/src/clock/clock';
 import { PartnerNotFound } from '../domain/partner-errors';
 import { partnerStream } from '../domain/partner-stream';
@@ -15,31 +14,22 @@ import {
   SetCertificationStatusHandler,
 } from './partner-commands';
 
-const metadata = (requestId: string): EventMetadata => ({
-  actor: 'operator',
-  partner_id: null,
-  request_id: requestId,
-  idempotency_key: `idem-${requestId}`,
-  causation_id: requestId,
-  correlation_id: requestId,
-});
+const metadata = (requestId: string) =>
+  testMetadata({
+    actor: 'operator',
+    request_id: requestId,
+    idempotency_key: `idem-${requestId}`,
+    causation_id: requestId,
+    correlation_id: requestId,
+  });
 
 describe('partner commands on the real event store', () => {
-  let url: string;
-  let pool: Pool;
-  let store: PostgresEventStore;
   const clock = new FixedClock(new Date('2026-11-01T09:00:00.000Z'));
 
-  beforeAll(async () => {
-    url = await createTestDatabase('partner_commands');
-    pool = new Pool({ connectionString: url });
-    await PostgresEventStore.migrate(pool);
-    store = new PostgresEventStore(pool, clock);
-  });
-  afterAll(async () => {
-    await store.close();
-    await pool.end();
-    await dropTestDatabase(url);
+  const db = useTestEventStore('partner_commands', clock);
+  let store: PostgresEventStore;
+  beforeAll(() => {
+    store = db.store;
   });
 
   const change = () => new ChangePartnerConfigHandler(store, clock);

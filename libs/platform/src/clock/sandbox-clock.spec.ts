@@ -1,28 +1,18 @@
-import { Pool } from 'pg';
-import { createTestDatabase, dropTestDatabase } from '../../../../test/support/database';
-import { PostgresEventStore } from '../../../event-store/src/postgres/postgres-event-store';
+import { useTestEventStore } from '../../../../test/support/event-store';
+import type { PostgresEventStore } from '../../../event-store/src/postgres/postgres-event-store';
 import { SANDBOX_CLOCK_STREAM, SandboxClock } from './sandbox-clock';
 import { testMetadata } from '../../../../test/support/metadata';
 
 const metadata = testMetadata({ actor: 'operator', request_id: 'req-clock', idempotency_key: 'clock-1' });
 
 describe('the sandbox clock', () => {
-  let url: string;
-  let pool: Pool;
   const real = Date.parse('2026-11-01T00:00:00.000Z');
   const clock = new SandboxClock(() => real);
-  let store: PostgresEventStore;
 
-  beforeAll(async () => {
-    url = await createTestDatabase('sandbox_clock');
-    pool = new Pool({ connectionString: url });
-    await PostgresEventStore.migrate(pool);
-    store = new PostgresEventStore(pool, clock);
-  });
-  afterAll(async () => {
-    await store.close();
-    await pool.end();
-    await dropTestDatabase(url);
+  const db = useTestEventStore('sandbox_clock', clock);
+  let store: PostgresEventStore;
+  beforeAll(() => {
+    store = db.store;
   });
 
   it('runs on real time until advanced', () => {
