@@ -68,16 +68,3 @@ export async function handleCommand<S, E extends DomainEvent>(
     }
   }
 }
-
-/** Loads a stream's current state without deciding anything (queries that need the aggregate). */
-export async function loadState<S, E extends DomainEvent>(
-  store: EventStore,
-  stream: string,
-  evolver: Evolver<S, E>,
-): Promise<{ state: S; revision: bigint }> {
-  const history = await store.readStream(stream);
-  return {
-    state: history.reduce((s, e) => evolver.evolve(s, e as unknown as E), evolver.initialState()),
-    revision: history.length === 0 ? NO_STREAM : history[history.length - 1].revision,
-  };
-}

@@ -118,13 +118,7 @@ export function globalPositionOf(resolved: ResolvedEvent | AllStreamResolvedEven
  * (the `$by_correlation_id` projection, the UI) understand the flow. The `$` fields are written only
  * when known: they are always strings in KurrentDB's conventions.
  */
-export type KurrentEventMetadata = {
-  actor: string;
-  partner_id: string | null;
-  request_id: string | null;
-  idempotency_key: string | null;
-  causation_id: string | null;
-  correlation_id: string | null;
+export type KurrentEventMetadata = EventMetadata & {
   /** ISO 8601 with milliseconds, UTC. */
   recorded_at: string;
   $correlationId?: string;

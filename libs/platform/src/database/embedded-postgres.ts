@@ -110,19 +110,31 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function assertNotLocked(dir: string): void {
+/** The live PostgreSQL holding `dir` (from its postmaster.pid), or null for none or a stale lock. */
+function lockHolder(dir: string): { pid: number; port: number } | null {
   const pidFile = path.join(dir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return;
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
   try {
     process.kill(pid, 0);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return; // stale lock: postgres recovers
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return null; // stale lock: postgres recovers
   }
+  return { pid, port: Number(lines[3]) };
+}
+
+function assertNotLocked(dir: string): void {
+  const holder = lockHolder(dir);
+  if (!holder) return;
   throw new EmbeddedPostgresError(
-    `the data directory ${path.dirname(dir)} is locked: another PostgreSQL (pid ${pid}) is running on ${dir}; stop that instance or choose another DATA_DIR`,
+    `the data directory ${path.dirname(dir)} is locked: another PostgreSQL (pid ${holder.pid}) is running on ${dir}; stop that instance or choose another DATA_DIR`,
   );
+}
+
+function urlFor(password: string, port: number): string {
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
 function run(file: string, args: string[], owner: { uid: number; gid: number } | undefined): Promise<string> {
@@ -251,7 +263,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   child.stderr?.removeAllListeners('data');
   child.stderr?.on('data', (chunk: Buffer) => options.log?.(chunk.toString().trimEnd()));
 
-  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const url = urlFor(password, port);
   let stopping: Promise<void> | undefined;
   return {
     url,
@@ -275,17 +287,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
  * the locked data directory.
  */
 export function runningEmbeddedPostgresUrl(dir: string): string | null {
-  const pidFile = path.join(path.resolve(dir), 'postmaster.pid');
   const passwordFile = path.join(path.dirname(path.resolve(dir)), '.postgres-password');
-  if (!existsSync(pidFile) || !existsSync(passwordFile)) return null;
-  const lines = readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return null;
-  }
-  const password = readFileSync(passwordFile, 'utf8').trim();
-  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const holder = lockHolder(path.resolve(dir));
+  if (!holder || !existsSync(passwordFile)) return null;
+  return urlFor(readFileSync(passwordFile, 'utf8').trim(), holder.port);
 }
