@@ -10,11 +10,22 @@ import {
 import { PartnerList1763900000000 } from './partner-list/1763900000000-partner-list.migration';
 import { PartnerListRow } from './partner-list/partner-list.entity';
 import { PartnerListProjector } from './partner-list/partner-list.projector';
+import { PartnerListCreatedPosition1764000000001 } from './partner-list/1764000000001-partner-list-created-position.migration';
+import { PartnerAccess1764000000000 } from './partner-access/1764000000000-partner-access.migration';
+import { PartnerAccessProjector } from './partner-access/partner-access.projector';
 
-export const PROJECTORS: (() => Projector)[] = [() => new PartnerListProjector()];
+export const PROJECTORS: (() => Projector)[] = [
+  () => new PartnerListProjector(),
+  () => new PartnerAccessProjector(),
+];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
 export const READ_MODEL_ENTITIES: Function[] = [...PROJECTION_ENGINE_ENTITIES, PartnerListRow];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for migration classes
-export const READ_MODEL_MIGRATIONS: Function[] = [...PROJECTION_ENGINE_MIGRATIONS, PartnerList1763900000000];
+export const READ_MODEL_MIGRATIONS: Function[] = [
+  ...PROJECTION_ENGINE_MIGRATIONS,
+  PartnerList1763900000000,
+  PartnerAccess1764000000000,
+  PartnerListCreatedPosition1764000000001,
+];

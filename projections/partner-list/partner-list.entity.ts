@@ -24,6 +24,10 @@ export class PartnerListRow {
   @Column('timestamptz')
   created_at!: Date;
 
+  /** Global position of the PartnerCreated event: the list's stable, monotonic order. */
+  @Column('bigint')
+  created_position!: string;
+
   /** Stream revision of the last event applied (the API's version is revision + 1). */
   @Column('bigint')
   revision!: string;

@@ -29,6 +29,7 @@ export class PartnerListProjector implements Projector {
           certification_status: 'PENDING',
           rate_limit_tier: event.data.rateLimitTier,
           created_at: new Date(event.data.createdAt),
+          created_position: recorded.globalPosition.toString(),
           revision,
         });
         return;

@@ -54,6 +54,22 @@ describe('the service process', () => {
     expect(await health.json()).toEqual({ status: 'ok' });
     expect(health.headers.get('access-control-allow-origin')).toBeNull();
 
+    // First start in sandbox without PLATFORM_OPERATOR_KEY: a key is printed once, as plain text.
+    const printed = /cop_[A-Za-z0-9_-]{8}_[A-Za-z0-9_-]{24,}/.exec(first.stdout());
+    expect(printed).not.toBeNull();
+    const operatorKey = printed![0];
+    const created = await fetch(`${url}/api/v1/platform/partners`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${operatorKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'process-test-partner',
+      },
+      body: JSON.stringify({ name: 'Acme', contact_email: 'a@acme.test', contact_name: 'Ada' }),
+    });
+    expect(created.status).toBe(201);
+    const partnerId = ((await created.json()) as { id: string }).id;
+
     // A second instance on the same data directory must not corrupt it: a clear error instead.
     const second = startProcess({ PORT: String(await freePort()), DATA_DIR: dataDir });
     expect(await second.exited).toBe(2);
@@ -65,12 +81,19 @@ describe('the service process', () => {
     const logs = first
       .stdout()
       .split('\n')
-      .filter(Boolean)
+      .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // The key is never part of the JSON log.
+    expect(logs.some((l) => JSON.stringify(l).includes(operatorKey))).toBe(false);
     expect(logs.some((l) => l.msg === 'stopped')).toBe(true);
 
     const again = startProcess({ PORT: String(port), DATA_DIR: dataDir });
     await waitForHealth(url, again);
+    expect(again.stdout()).not.toMatch(/cop_/); // printed once, on the first start only
+    const stillValid = await fetch(`${url}/api/v1/platform/partners/${partnerId}`, {
+      headers: { authorization: `Bearer ${operatorKey}` },
+    });
+    expect(stillValid.status).toBe(200);
 
     // The operator CLI works beside the running service, on the database it holds.
     const ops = (...args: string[]) =>
@@ -83,6 +106,10 @@ describe('the service process', () => {
     expect(JSON.parse(projections.stdout)).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'partner-list', lag: '0' })]),
     );
+    const audit = ops('history', 'partner', partnerId);
+    expect(audit.status).toBe(0);
+    expect(audit.stdout).toContain('PartnerCreated');
+    expect(audit.stdout).toContain('process-test-partner'); // the idempotency key in the metadata
     const history = ops('history', 'partner', '00000000-0000-4000-8000-000000000000');
     expect(history.status).toBe(1);
     expect(history.stderr).toContain('no events for partner');

@@ -1,14 +1,27 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { createHash } from 'node:crypto';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { Pool } from 'pg';
 import { EventStore } from '../../../libs/event-store/src';
 import { Clock } from '../../../libs/platform/src/clock/clock';
 import { APP_CONFIG } from '../../../libs/platform/src/config/config.token';
 import { ProblemFilter } from '../../../libs/platform/src/problem/problem.filter';
+import { AuthGuard } from '../../../libs/platform/src/auth/auth.guard';
+import { OperatorKey } from '../../../libs/platform/src/auth/operator-key';
+import { RateLimiter } from '../../../libs/platform/src/auth/rate-limiter';
+import { RouteTable } from '../../../libs/platform/src/http/route-table';
+import { IdempotencyInterceptor } from '../../../libs/platform/src/idempotency/idempotency.interceptor';
+import { IdempotencyStore } from '../../../libs/platform/src/idempotency/idempotency-store';
+import { LOGGER } from '../../../libs/platform/src/logging/logger.token';
+import { CursorCodec } from '../../../libs/platform/src/pagination/pagination';
+import { createValidationPipe } from '../../../libs/platform/src/validation/validation.pipe';
+import { ConfigurationModule } from '../../../libs/configuration/src/configuration.module';
 import { PartnersModule } from '../../../libs/partners/src/partners.module';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
+import { PlatformOpsController } from './platform/platform-ops.controller';
+import { SystemStatusController } from './system-status.controller';
 import type { Infrastructure } from './infrastructure';
 
 /**
@@ -18,7 +31,11 @@ import type { Infrastructure } from './infrastructure';
  */
 @Module({})
 export class AppModule {
-  static register(infra: Infrastructure): DynamicModule {
+  static register(infra: Infrastructure, routes: RouteTable): DynamicModule {
+    // Cursors are signed with a secret only this deployment has: derived from the operator key.
+    const cursorSecret = createHash('sha256')
+      .update(`pagination-cursor:${infra.operatorKey.fingerprint}`)
+      .digest('hex');
     const core = {
       module: CoreModule,
       global: true,
@@ -28,14 +45,38 @@ export class AppModule {
         { provide: EventStore, useValue: infra.eventStore },
         { provide: Clock, useValue: infra.clock },
         { provide: ProjectionRunner, useValue: infra.projections },
+        { provide: OperatorKey, useValue: infra.operatorKey },
+        { provide: IdempotencyStore, useValue: infra.idempotency },
+        { provide: LOGGER, useValue: infra.logger },
+        { provide: RouteTable, useValue: routes },
+        { provide: CursorCodec, useValue: new CursorCodec(cursorSecret) },
+        { provide: RateLimiter, useValue: new RateLimiter() },
       ],
-      exports: [APP_CONFIG, Pool, EventStore, Clock, ProjectionRunner],
+      exports: [
+        APP_CONFIG,
+        Pool,
+        EventStore,
+        Clock,
+        ProjectionRunner,
+        OperatorKey,
+        IdempotencyStore,
+        LOGGER,
+        RouteTable,
+        CursorCodec,
+        RateLimiter,
+      ],
     };
     return {
       module: AppModule,
-      imports: [core, CqrsModule.forRoot(), PartnersModule],
-      controllers: [HealthController],
-      providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
+      imports: [core, CqrsModule.forRoot(), PartnersModule, ConfigurationModule],
+      controllers: [HealthController, PlatformOpsController, SystemStatusController],
+      providers: [
+        { provide: APP_FILTER, useClass: ProblemFilter },
+        // Order per request: guard (who, may they, how often) → idempotency → validation → handler.
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
     };
   }
 }

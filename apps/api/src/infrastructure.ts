@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { EventStore } from '../../../libs/event-store/src';
 import { KurrentDbEventStore } from '../../../libs/event-store/src/kurrentdb/kurrentdb-event-store';
 import { PostgresEventStore } from '../../../libs/event-store/src/postgres/postgres-event-store';
+import { OperatorKey, resolveOperatorKey } from '../../../libs/platform/src/auth/operator-key';
 import { Clock, SystemClock } from '../../../libs/platform/src/clock/clock';
 import { SandboxClock } from '../../../libs/platform/src/clock/sandbox-clock';
 import type { AppConfig } from '../../../libs/platform/src/config/config';
@@ -13,6 +14,7 @@ import {
   startEmbeddedPostgres,
   type EmbeddedPostgres,
 } from '../../../libs/platform/src/database/embedded-postgres';
+import { IdempotencyStore } from '../../../libs/platform/src/idempotency/idempotency-store';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS, PROJECTORS } from '../../../projections';
 
@@ -27,11 +29,16 @@ export interface Infrastructure {
   eventStore: EventStore;
   dataSource: DataSource;
   projections: ProjectionRunner;
+  operatorKey: OperatorKey;
+  idempotency: IdempotencyStore;
 }
 
 export async function startInfrastructure(config: AppConfig, logger: Logger): Promise<Infrastructure> {
   const started: { stop: () => Promise<unknown> }[] = [];
   try {
+    // First: a sandbox's first start prints the generated operator key before anything else.
+    const operatorKey = await resolveOperatorKey(config);
+
     let embedded: EmbeddedPostgres | null = null;
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
@@ -59,6 +66,9 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     started.push({ stop: () => eventStore.close() });
     if (clock instanceof SandboxClock) await clock.load(eventStore);
 
+    await IdempotencyStore.migrate(pool);
+    const idempotency = new IdempotencyStore(pool, clock);
+
     const dataSource = createDataSource(databaseUrl, {
       entities: READ_MODEL_ENTITIES,
       migrations: READ_MODEL_MIGRATIONS,
@@ -76,7 +86,19 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     });
     await projections.start();
 
-    return { config, logger, databaseUrl, embedded, pool, clock, eventStore, dataSource, projections };
+    return {
+      config,
+      logger,
+      databaseUrl,
+      embedded,
+      pool,
+      clock,
+      eventStore,
+      dataSource,
+      projections,
+      operatorKey,
+      idempotency,
+    };
   } catch (error) {
     for (const part of started.reverse()) await part.stop().catch(() => undefined);
     throw error;

@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../../libs/platform/src/config/config';
+import { RouteTable } from '../../../libs/platform/src/http/route-table';
 import { NestPinoLogger } from '../../../libs/platform/src/logging/logger';
 import { AppModule } from './app.module';
 import { startInfrastructure, stopInfrastructure, type Infrastructure } from './infrastructure';
@@ -53,7 +54,10 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
       return503OnClosing: true,
       forceCloseConnections: 'idle',
     });
-    const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(infra), adapter, {
+    const routes = new RouteTable();
+    // Before Nest registers its routes, so the table sees every one of them (for 405 answers).
+    adapter.getInstance().addHook('onRoute', (route) => routes.add(route.method, route.url));
+    const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(infra, routes), adapter, {
       logger: new NestPinoLogger(logger.child({ component: 'nest' })),
     });
     app.setGlobalPrefix('api/v1');

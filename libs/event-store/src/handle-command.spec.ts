@@ -33,9 +33,21 @@ describe('handleCommand on the PostgreSQL event store', () => {
     expect(events[1].metadata).toEqual(metadata);
   });
 
+  it('a re-run of a command whose events are already on the stream (same causation_id) appends nothing', async () => {
+    const once = { ...metadata, causation_id: 'command-7' };
+    const decide = () => [{ type: 'Counted' as const, data: { by: 5 } }];
+    const first = await handleCommand(store, 'counter-rerun', counter, decide, once);
+    await handleCommand(store, 'counter-rerun', counter, decide, { ...metadata, causation_id: 'command-8' });
+    const again = await handleCommand(store, 'counter-rerun', counter, decide, once);
+    expect(first.alreadyApplied).toBe(false);
+    expect(again).toMatchObject({ alreadyApplied: true, position: first.position, state: 10 });
+    expect(again.events.map((e) => e.data)).toEqual([{ by: 5 }]);
+    expect(await store.readStream('counter-rerun')).toHaveLength(2);
+  });
+
   it('appends nothing when decide returns no events', async () => {
     const result = await handleCommand(store, 'counter-b', counter, () => [], metadata);
-    expect(result).toEqual({ state: 0, events: [], revision: -1n, position: null });
+    expect(result).toEqual({ state: 0, events: [], revision: -1n, position: null, alreadyApplied: false });
     expect(await store.readStream('counter-b')).toEqual([]);
   });
 

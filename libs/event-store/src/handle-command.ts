@@ -23,6 +23,12 @@ export interface CommandResult<S, E extends DomainEvent> {
   revision: bigint;
   /** The global position of the last appended event, for read-your-writes; null when nothing was appended. */
   position: bigint | null;
+  /**
+   * True when the stream already held this command's events (same `causation_id`): an earlier
+   * run of the same idempotent request appended them and then crashed before answering.
+   * `events` are then those earlier events, and nothing new was appended.
+   */
+  alreadyApplied: boolean;
 }
 
 export interface HandleCommandOptions {
@@ -30,11 +36,22 @@ export interface HandleCommandOptions {
   maxAttempts?: number;
 }
 
+/** The events an earlier run of the same command (`metadata.causation_id`) already appended. */
+export function eventsOfCommand(history: readonly RecordedEvent[], causationId: string | null | undefined) {
+  if (!causationId) return [];
+  return history.filter((e) => e.metadata.causation_id === causationId);
+}
+
 /**
  * The command path: load the stream, fold `evolve`, call the pure `decide`, append with the
  * expected revision. On a conflict the whole read–decide–append runs again on fresh state, so
  * two racing requests never both win; after `maxAttempts` it gives up with ConcurrencyConflict
  * (409 `concurrency_conflict`). Errors thrown by `decide` (business rules) pass through untouched.
+ *
+ * A command carries its id as `metadata.causation_id` (the idempotency record's id, stable across
+ * re-runs of one request). If the stream already holds events with that id, the command ran
+ * before and crashed before its answer was stored: nothing is decided or appended again, and the
+ * state after those events is returned, so the re-run answers what the first run would have.
  */
 export async function handleCommand<S, E extends DomainEvent>(
   store: EventStore,
@@ -49,8 +66,18 @@ export async function handleCommand<S, E extends DomainEvent>(
     const history = await store.readStream(stream);
     const state = history.reduce((s, e) => evolver.evolve(s, e as unknown as E), evolver.initialState());
     const revision = history.length === 0 ? NO_STREAM : history[history.length - 1].revision;
+    const earlier = eventsOfCommand(history, metadata.causation_id);
+    if (earlier.length > 0) {
+      return {
+        state,
+        events: earlier as unknown as E[],
+        revision,
+        position: earlier[earlier.length - 1].globalPosition,
+        alreadyApplied: true,
+      };
+    }
     const newEvents = decide(state, history);
-    if (newEvents.length === 0) return { state, events: [], revision, position: null };
+    if (newEvents.length === 0) return { state, events: [], revision, position: null, alreadyApplied: false };
     try {
       const appended = await store.appendToStream(stream, newEvents as NewEvent[], {
         expectedRevision: revision === NO_STREAM ? 'no_stream' : revision,
@@ -61,6 +88,7 @@ export async function handleCommand<S, E extends DomainEvent>(
         events: newEvents,
         revision: appended.nextRevision,
         position: appended.position,
+        alreadyApplied: false,
       };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision)) throw error;

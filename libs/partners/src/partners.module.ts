@@ -1,6 +1,25 @@
 import { Module } from '@nestjs/common';
+import { CredentialDirectory } from '../../platform/src/auth/credential-directory';
 import { PARTNER_COMMAND_HANDLERS } from './application/partner-commands';
+import { PartnerReader, SqlCredentialDirectory } from './application/partner-reader';
+import { CertificationController } from './http/certification.controller';
+import { PartnerConfigController } from './http/partner-config.controller';
+import { PartnerController } from './http/partner.controller';
+import { PlatformPartnersController } from './http/platform-partners.controller';
 
-/** Partners: the first aggregate. HTTP routes arrive with the operator tier (issue #4). */
-@Module({ providers: [...PARTNER_COMMAND_HANDLERS] })
+/** Partners: identity, API keys, configuration, feature flags and certification. */
+@Module({
+  controllers: [
+    PlatformPartnersController,
+    PartnerController,
+    PartnerConfigController,
+    CertificationController,
+  ],
+  providers: [
+    ...PARTNER_COMMAND_HANDLERS,
+    PartnerReader,
+    { provide: CredentialDirectory, useClass: SqlCredentialDirectory },
+  ],
+  exports: [CredentialDirectory, PartnerReader],
+})
 export class PartnersModule {}

@@ -5,14 +5,7 @@ import type { PostgresEventStore } from '../../../event-store/src/postgres/postg
 import { FixedClock } from '../../../platform/src/clock/clock';
 import { PartnerNotFound } from '../domain/partner-errors';
 import { partnerStream } from '../domain/partner-stream';
-import {
-  ChangePartnerConfig,
-  ChangePartnerConfigHandler,
-  CreatePartner,
-  CreatePartnerHandler,
-  SetCertificationStatus,
-  SetCertificationStatusHandler,
-} from './partner-commands';
+import { ExecutePartnerCommand, ExecutePartnerCommandHandler } from './partner-commands';
 
 const metadata = (requestId: string) =>
   testMetadata({
@@ -32,14 +25,15 @@ describe('partner commands on the real event store', () => {
     store = db.store;
   });
 
-  const change = () => new ChangePartnerConfigHandler(store, clock);
-  const certify = () => new SetCertificationStatusHandler(store, clock);
+  const handler = () => new ExecutePartnerCommandHandler(store, clock);
+  const change = handler;
+  const certify = handler;
 
   async function newPartner(): Promise<string> {
     const partnerId = randomUUID();
-    await new CreatePartnerHandler(store, clock).execute(
-      new CreatePartner(
-        { partnerId, name: 'Acme', contactEmail: 'a@acme.test', contactName: 'Ada' },
+    await handler().execute(
+      new ExecutePartnerCommand(
+        { type: 'CreatePartner', partnerId, name: 'Acme', contactEmail: 'a@acme.test', contactName: 'Ada' },
         metadata('r1'),
       ),
     );
@@ -62,7 +56,10 @@ describe('partner commands on the real event store', () => {
   it('answers the state and the global position for read-your-writes', async () => {
     const partnerId = await newPartner();
     const result = await certify().execute(
-      new SetCertificationStatus({ partnerId, status: 'CERTIFIED' }, metadata('r2')),
+      new ExecutePartnerCommand(
+        { type: 'SetCertificationStatus', partnerId, status: 'CERTIFIED' },
+        metadata('r2'),
+      ),
     );
     expect(result.partner).toMatchObject({ certificationStatus: 'CERTIFIED', state: 'ACTIVE', version: 2 });
     expect(result.position).toBe((await store.readStream(partnerStream(partnerId)))[1].globalPosition);
@@ -71,9 +68,17 @@ describe('partner commands on the real event store', () => {
   it('two racing config changes on one partner both land, one after the other, none lost', async () => {
     const partnerId = await newPartner();
     const [a, b] = await Promise.all([
-      change().execute(new ChangePartnerConfig({ partnerId, rateLimitTier: 'ELEVATED' }, metadata('ra'))),
       change().execute(
-        new ChangePartnerConfig({ partnerId, avsDeclinePolicy: 'DECLINE_ON_NO_MATCH' }, metadata('rb')),
+        new ExecutePartnerCommand(
+          { type: 'ChangePartnerConfig', partnerId, rateLimitTier: 'ELEVATED' },
+          metadata('ra'),
+        ),
+      ),
+      change().execute(
+        new ExecutePartnerCommand(
+          { type: 'ChangePartnerConfig', partnerId, avsDeclinePolicy: 'DECLINE_ON_NO_MATCH' },
+          metadata('rb'),
+        ),
       ),
     ]);
     expect([a.partner.version, b.partner.version].sort()).toEqual([2, 3]);
@@ -89,16 +94,39 @@ describe('partner commands on the real event store', () => {
   it('a no-op change appends nothing and returns no position', async () => {
     const partnerId = await newPartner();
     const result = await change().execute(
-      new ChangePartnerConfig({ partnerId, rateLimitTier: 'STANDARD' }, metadata('r3')),
+      new ExecutePartnerCommand(
+        { type: 'ChangePartnerConfig', partnerId, rateLimitTier: 'STANDARD' },
+        metadata('r3'),
+      ),
     );
     expect(result.position).toBeNull();
     expect(await store.readStream(partnerStream(partnerId))).toHaveLength(1);
   });
 
+  it('a re-run of the same command (same causation id) appends nothing and answers the same partner', async () => {
+    const partnerId = await newPartner();
+    const command = new ExecutePartnerCommand(
+      { type: 'ChangePartnerConfig', partnerId, rateLimitTier: 'ELEVATED' },
+      metadata('r5'),
+    );
+    const first = await change().execute(command);
+    const again = await change().execute(command);
+    expect(first.alreadyApplied).toBe(false);
+    expect(again).toMatchObject({ alreadyApplied: true, position: first.position });
+    expect(again.partner).toEqual(first.partner);
+    expect(again.events.map((e) => e.type)).toEqual(['PartnerConfigChanged']);
+    expect(await store.readStream(partnerStream(partnerId))).toHaveLength(2);
+  });
+
   it('an unknown partner is partner_not_found and writes nothing', async () => {
     const partnerId = randomUUID();
     await expect(
-      change().execute(new ChangePartnerConfig({ partnerId, rateLimitTier: 'ELEVATED' }, metadata('r4'))),
+      change().execute(
+        new ExecutePartnerCommand(
+          { type: 'ChangePartnerConfig', partnerId, rateLimitTier: 'ELEVATED' },
+          metadata('r4'),
+        ),
+      ),
     ).rejects.toBeInstanceOf(PartnerNotFound);
     expect(await store.readStream(partnerStream(partnerId))).toEqual([]);
   });

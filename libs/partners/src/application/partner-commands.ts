@@ -11,109 +11,54 @@ import { partnerStream } from '../domain/partner-stream';
 /** What a partner command answers: the partner after it, and where its events landed. */
 export interface PartnerResult {
   partner: Partner;
-  /** Global position of the last event written, for read-your-writes; null if nothing changed. */
+  /** The events of this command (or of its earlier run, when `alreadyApplied`). */
+  events: PartnerEvent[];
+  /** Global position of the last event of this command, for read-your-writes; null if none. */
   position: bigint | null;
+  /** An earlier run of the same request appended the events; nothing new was written. */
+  alreadyApplied: boolean;
 }
 
-type Without<C, K extends keyof C> = Omit<C, K>;
-type CommandInput<T extends PartnerCommand['type']> = Without<
-  Extract<PartnerCommand, { type: T }>,
-  'type' | 'at'
->;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-export class CreatePartner extends Command<PartnerResult> {
+/** A partner command as callers give it: the handler stamps the time from the clock. */
+export type PartnerCommandInput = DistributiveOmit<PartnerCommand, 'at'>;
+
+/** The one command of the partner context: the domain command inside says what to do. */
+export class ExecutePartnerCommand extends Command<PartnerResult> {
   constructor(
-    readonly input: CommandInput<'CreatePartner'>,
+    readonly command: PartnerCommandInput,
     readonly metadata: EventMetadata,
   ) {
     super();
   }
 }
 
-export class ChangePartnerConfig extends Command<PartnerResult> {
-  constructor(
-    readonly input: CommandInput<'ChangePartnerConfig'>,
-    readonly metadata: EventMetadata,
-  ) {
-    super();
-  }
-}
-
-export class SetCertificationStatus extends Command<PartnerResult> {
-  constructor(
-    readonly input: CommandInput<'SetCertificationStatus'>,
-    readonly metadata: EventMetadata,
-  ) {
-    super();
-  }
-}
-
-/** The one path every partner command takes: load, decide, append, retry on a race. */
-async function run(
-  store: EventStore,
-  clock: Clock,
-  command: PartnerCommand,
-  metadata: EventMetadata,
-): Promise<PartnerResult> {
-  const result = await handleCommand<Partner | null, PartnerEvent>(
-    store,
-    partnerStream(command.partnerId),
-    partnerEvolver,
-    (partner) => decide(command, partner),
-    metadata,
-  );
-  if (!result.state) throw new PartnerNotFound(command.partnerId);
-  return { partner: result.state, position: result.position };
-}
-
-@CommandHandler(CreatePartner)
-export class CreatePartnerHandler implements ICommandHandler<CreatePartner> {
+/** Load `partner-{id}`, decide, append with the expected revision, retry on a race. */
+@CommandHandler(ExecutePartnerCommand)
+export class ExecutePartnerCommandHandler implements ICommandHandler<ExecutePartnerCommand> {
   constructor(
     private readonly store: EventStore,
     private readonly clock: Clock,
   ) {}
 
-  execute({ input, metadata }: CreatePartner): Promise<PartnerResult> {
-    return run(this.store, this.clock, { type: 'CreatePartner', ...input, at: this.clock.now() }, metadata);
-  }
-}
-
-@CommandHandler(ChangePartnerConfig)
-export class ChangePartnerConfigHandler implements ICommandHandler<ChangePartnerConfig> {
-  constructor(
-    private readonly store: EventStore,
-    private readonly clock: Clock,
-  ) {}
-
-  execute({ input, metadata }: ChangePartnerConfig): Promise<PartnerResult> {
-    return run(
+  async execute({ command, metadata }: ExecutePartnerCommand): Promise<PartnerResult> {
+    const at = this.clock.now();
+    const result = await handleCommand<Partner | null, PartnerEvent>(
       this.store,
-      this.clock,
-      { type: 'ChangePartnerConfig', ...input, at: this.clock.now() },
+      partnerStream(command.partnerId),
+      partnerEvolver,
+      (partner) => decide({ ...command, at } as PartnerCommand, partner),
       metadata,
     );
+    if (!result.state) throw new PartnerNotFound(command.partnerId);
+    return {
+      partner: result.state,
+      events: result.events,
+      position: result.position,
+      alreadyApplied: result.alreadyApplied,
+    };
   }
 }
 
-@CommandHandler(SetCertificationStatus)
-export class SetCertificationStatusHandler implements ICommandHandler<SetCertificationStatus> {
-  constructor(
-    private readonly store: EventStore,
-    private readonly clock: Clock,
-  ) {}
-
-  execute({ input, metadata }: SetCertificationStatus): Promise<PartnerResult> {
-    return run(
-      this.store,
-      this.clock,
-      { type: 'SetCertificationStatus', ...input, at: this.clock.now() },
-      metadata,
-    );
-  }
-}
-
-export const PARTNER_COMMAND_HANDLERS = [
-  CreatePartnerHandler,
-  ChangePartnerConfigHandler,
-  SetCertificationStatusHandler,
-];
+export const PARTNER_COMMAND_HANDLERS = [ExecutePartnerCommandHandler];

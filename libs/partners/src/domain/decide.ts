@@ -1,3 +1,8 @@
+import { decideCertification, type CertificationCommand } from './certification/certification-decide';
+import { FEATURE_FLAG_CERTIFICATION_FEATURES } from './certification/certification-catalog';
+import { latestCompletedFlowFeatures } from './certification/certification-queries';
+import { enabledFeatures } from './configuration/configuration';
+import { decideConfiguration, type ConfigurationCommand } from './configuration/configuration-decide';
 import type { BusinessAddress, PartnerEvent } from './partner-events';
 import type { PartnerStateOrNone } from './partner';
 import { ApiKeyNotFound, PartnerAlreadyExists, PartnerNotFound } from './partner-errors';
@@ -39,7 +44,14 @@ export type PartnerCommand =
       at: Date;
     }
   | { type: 'RotateApiKey'; partnerId: string; keyId: string; prefix: string; keyHash: string; at: Date }
-  | { type: 'RevokeApiKey'; partnerId: string; keyId: string; at: Date };
+  | { type: 'RevokeApiKey'; partnerId: string; keyId: string; at: Date }
+  | Exclude<ConfigurationCommand, { type: 'SetFeatureFlag' }>
+  /**
+   * A flag change; `recertificationRequestId` is used when enabling the flag asks a certified
+   * partner to certify a feature its last certification did not cover.
+   */
+  | (Extract<ConfigurationCommand, { type: 'SetFeatureFlag' }> & { recertificationRequestId?: string })
+  | CertificationCommand;
 
 /** The partner's decisions. Pure: time and ids arrive with the command. */
 export function decide(command: PartnerCommand, partner: PartnerStateOrNone): PartnerEvent[] {
@@ -65,8 +77,49 @@ export function decide(command: PartnerCommand, partner: PartnerStateOrNone): Pa
     ];
   }
   if (!partner) throw new PartnerNotFound(command.partnerId);
+  const certificationPartner = () => ({
+    certificationStatus: partner.certificationStatus,
+    enabledFeatures: enabledFeatures(partner.configuration),
+  });
 
   switch (command.type) {
+    case 'UpdatePartnerSettings':
+      return decideConfiguration(command, partner.configuration, { partnerId: partner.id });
+    case 'SetFeatureFlag': {
+      const events = decideConfiguration(command, partner.configuration, { partnerId: partner.id });
+      const feature = FEATURE_FLAG_CERTIFICATION_FEATURES[command.flagName];
+      const certified = latestCompletedFlowFeatures(partner.certification);
+      // A certified partner switching on a feature its certification did not cover is asked to
+      // re-certify for it; the request is fulfilled by the next prepared flow.
+      if (
+        events.length > 0 &&
+        command.enabled &&
+        feature &&
+        partner.certificationStatus === 'CERTIFIED' &&
+        !certified.includes(feature) &&
+        command.recertificationRequestId
+      ) {
+        const request = decideCertification(
+          {
+            type: 'RequestRecertification',
+            partnerId: partner.id,
+            requestId: command.recertificationRequestId,
+            requestedFeatures: [feature],
+            message: `${command.flagName} was enabled; certify ${feature} to use it in production`,
+            at: command.at,
+          },
+          partner.certification,
+          certificationPartner(),
+        );
+        return [...events, ...request];
+      }
+      return events;
+    }
+    case 'PrepareCertification':
+    case 'ObserveCertificationFact':
+    case 'CompleteCertification':
+    case 'RequestRecertification':
+      return decideCertification(command, partner.certification, certificationPartner());
     case 'ChangePartnerConfig': {
       const changes: { rateLimitTier?: string; avsDeclinePolicy?: string } = {};
       if (command.rateLimitTier && command.rateLimitTier !== partner.rateLimitTier) {
@@ -85,7 +138,22 @@ export function decide(command: PartnerCommand, partner: PartnerStateOrNone): Pa
       ];
     }
     case 'SetCertificationStatus': {
-      if (command.status === partner.certificationStatus) return [];
+      // Certifying also completes the active flow (its open checks waived by the operator), even
+      // for a partner already CERTIFIED that was re-certifying for a new feature.
+      const completion =
+        command.status === 'CERTIFIED'
+          ? decideCertification(
+              {
+                type: 'CompleteCertification',
+                partnerId: partner.id,
+                by: 'platform-operator',
+                at: command.at,
+              },
+              partner.certification,
+              certificationPartner(),
+            )
+          : [];
+      if (command.status === partner.certificationStatus) return completion;
       const action = command.status === 'CERTIFIED' ? 'certify' : 'reset_certification';
       nextCertificationStatus(action, partner.certificationStatus);
       return action === 'certify'
@@ -94,6 +162,7 @@ export function decide(command: PartnerCommand, partner: PartnerStateOrNone): Pa
               type: 'PartnerCertified',
               data: { partnerId: partner.id, certifiedAt: command.at.toISOString() },
             },
+            ...completion,
           ]
         : [
             {

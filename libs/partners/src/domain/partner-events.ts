@@ -1,3 +1,6 @@
+import type { CertificationEvent } from './certification/certification-events';
+import type { ConfigurationEvent } from './configuration/configuration-events';
+
 /** Stored partner events. Stored types are never renamed or reshaped; add new ones instead. */
 
 export interface BusinessAddress {
@@ -74,6 +77,7 @@ export interface ApiKeyRevoked {
   data: { partnerId: string; keyId: string; revokedAt: string };
 }
 
+/** Everything on `partner-{id}`: identity and keys, configuration, certification. */
 export type PartnerEvent =
   | PartnerCreated
   | PartnerConfigChanged
@@ -81,4 +85,27 @@ export type PartnerEvent =
   | PartnerCertificationReset
   | ApiKeyIssued
   | ApiKeyRotated
-  | ApiKeyRevoked;
+  | ApiKeyRevoked
+  | ConfigurationEvent
+  | CertificationEvent;
+
+const ALL_TYPES: Record<PartnerEvent['type'], true> = {
+  PartnerCreated: true,
+  PartnerConfigChanged: true,
+  PartnerCertified: true,
+  PartnerCertificationReset: true,
+  ApiKeyIssued: true,
+  ApiKeyRotated: true,
+  ApiKeyRevoked: true,
+  FeatureFlagChanged: true,
+  PartnerSettingsChanged: true,
+  CertificationFlowStarted: true,
+  CertificationCheckEvaluated: true,
+  CertificationFactObserved: true,
+  CertificationFlowCompleted: true,
+  RecertificationRequested: true,
+  RecertificationRequestFulfilled: true,
+};
+
+/** Every partner event type (the record above makes the compiler check the list is complete). */
+export const PARTNER_EVENT_TYPES = Object.keys(ALL_TYPES) as PartnerEvent['type'][];

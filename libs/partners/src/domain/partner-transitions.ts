@@ -28,6 +28,10 @@ export function nextCertificationStatus(
   return rule.to;
 }
 
+/** Kinds of partner; the spec shows ISV only, the others are the usual channel partners. */
+export const PARTNER_TYPES = ['ISV', 'VAR', 'ISO', 'PAYFAC', 'MARKETPLACE'] as const;
+export type PartnerType = (typeof PARTNER_TYPES)[number];
+
 export const RATE_LIMIT_TIERS = ['SANDBOX', 'STANDARD', 'ELEVATED', 'ENTERPRISE'] as const;
 export type RateLimitTier = (typeof RATE_LIMIT_TIERS)[number];
 

@@ -1,3 +1,15 @@
+import {
+  evolveCertification,
+  initialCertificationState,
+  type CertificationState,
+} from './certification/certification';
+import type { CertificationEvent } from './certification/certification-events';
+import {
+  evolveConfiguration,
+  initialConfigurationState,
+  type ConfigurationState,
+} from './configuration/configuration';
+import { isConfigurationEvent } from './configuration/configuration-events';
 import type { BusinessAddress, PartnerEvent } from './partner-events';
 import type {
   AvsDeclinePolicy,
@@ -21,6 +33,10 @@ export interface Partner {
   avsDeclinePolicy: AvsDeclinePolicy;
   createdAt: string;
   apiKeys: Record<string, ApiKey>;
+  /** Self-service settings and feature flags. */
+  configuration: ConfigurationState;
+  /** Certification flows, observed facts and re-certification requests. */
+  certification: CertificationState;
   /** Number of events applied: the `version` field of the API. */
   version: number;
 }
@@ -60,11 +76,16 @@ export function evolve(partner: PartnerStateOrNone, event: PartnerEvent): Partne
       avsDeclinePolicy: d.avsDeclinePolicy as AvsDeclinePolicy,
       createdAt: d.createdAt,
       apiKeys: {},
+      configuration: initialConfigurationState(d.createdAt),
+      certification: initialCertificationState(),
       version: 1,
     };
   }
   if (!partner) return partner;
   const version = partner.version + 1;
+  if (isConfigurationEvent(event)) {
+    return { ...partner, configuration: evolveConfiguration(partner.configuration, event), version };
+  }
   switch (event.type) {
     case 'PartnerConfigChanged':
       return {
@@ -104,6 +125,12 @@ export function evolve(partner: PartnerStateOrNone, event: PartnerEvent): Partne
       const revoked = { ...key, revokedAt: event.data.revokedAt };
       return { ...partner, apiKeys: { ...partner.apiKeys, [key.id]: revoked }, version };
     }
+    default:
+      return {
+        ...partner,
+        certification: evolveCertification(partner.certification, event as CertificationEvent),
+        version,
+      };
   }
 }
 

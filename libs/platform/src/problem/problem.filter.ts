@@ -1,6 +1,14 @@
-import { ArgumentsHost, Catch, HttpException, type ExceptionFilter } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  HttpException,
+  NotFoundException,
+  Optional,
+  type ExceptionFilter,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { RouteTable } from '../http/route-table';
 import { DomainError } from './domain-error';
 import { PROBLEM_CONTENT_TYPE, problem, type Problem } from './problem';
 import { statusForCode } from './problem-status';
@@ -33,6 +41,8 @@ export function toProblem(error: unknown): { body: Problem; headers: Record<stri
   if (error instanceof DomainError) {
     const body = problem(statusForCode(error.code), error.code, error.message);
     if (error.retryable !== undefined) body.retryable = error.retryable;
+    const fieldErrors = (error as { errors?: unknown }).errors;
+    if (Array.isArray(fieldErrors)) body.errors = fieldErrors as Problem['errors'];
     return { body, headers: {} };
   }
   if (error instanceof HttpException) {
@@ -78,8 +88,29 @@ export function sendProblem(
 
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
+  constructor(@Optional() private readonly routes?: RouteTable) {}
+
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    sendProblem(http.getResponse<FastifyReply>(), http.getRequest<FastifyRequest>(), error);
+    const request = http.getRequest<FastifyRequest>();
+    sendProblem(http.getResponse<FastifyReply>(), request, this.routeNotFound(error, request) ?? error);
+  }
+
+  /** Nest's "no route" becomes 405 with `Allow` when the path exists under other methods. */
+  private routeNotFound(error: unknown, request: FastifyRequest): ProblemException | null {
+    if (!(error instanceof NotFoundException) || !/^Cannot [A-Z]+ /.test(error.message)) return null;
+    const methods = this.routes?.methodsFor(request.url) ?? [];
+    if (methods.length > 0 && !methods.includes(request.method)) {
+      return new ProblemException(
+        problem(
+          405,
+          'method_not_allowed',
+          `${request.method} is not allowed here; use ${methods.join(', ')}`,
+        ),
+        { allow: methods.join(', ') },
+      );
+    }
+    const path = request.url.split('?')[0];
+    return new ProblemException(problem(404, 'not_found', `no endpoint ${request.method} ${path}`));
   }
 }

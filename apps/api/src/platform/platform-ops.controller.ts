@@ -1,0 +1,131 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { IsInt, Max, Min } from 'class-validator';
+import type { FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { EventStore } from '../../../../libs/event-store/src';
+import { OperatorRoute } from '../../../../libs/platform/src/auth/access';
+import { Clock } from '../../../../libs/platform/src/clock/clock';
+import { SandboxClock } from '../../../../libs/platform/src/clock/sandbox-clock';
+import type { AppConfig } from '../../../../libs/platform/src/config/config';
+import { APP_CONFIG } from '../../../../libs/platform/src/config/config.token';
+import { metadataOf } from '../../../../libs/platform/src/http/request-metadata';
+import { NotFound } from '../../../../libs/platform/src/problem';
+import { ProblemException } from '../../../../libs/platform/src/problem/problem.filter';
+import { problem } from '../../../../libs/platform/src/problem/problem';
+import { validationProblem } from '../../../../libs/platform/src/validation/validation.pipe';
+import { ProjectionRunner, RebuildInProgress, UnknownProjection } from '../../../../libs/projections/src';
+import { LOGGER } from '../../../../libs/platform/src/logging/logger.token';
+
+class AdvanceClockDto {
+  /** Up to ten years at a time; sandbox time only ever moves forward. */
+  @IsInt()
+  @Min(1)
+  @Max(10 * 366 * 24 * 3600)
+  advance_seconds!: number;
+}
+
+const STREAM_NAME = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+/**
+ * Operator tools over the event store and read models (CONTRACT §2): audit any stream, watch
+ * and rebuild projections, and move the sandbox clock.
+ */
+@OperatorRoute()
+@Controller('platform')
+export class PlatformOpsController {
+  constructor(
+    private readonly store: EventStore,
+    private readonly projections: ProjectionRunner,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** A stream's events, oldest first, with their metadata: the audit trail of one record. */
+  @Get('streams/:streamName/events')
+  async streamEvents(@Param('streamName') streamName: string, @Query() query: Record<string, unknown>) {
+    if (!STREAM_NAME.test(streamName)) {
+      throw validationProblem([{ field: 'streamName', message: 'is not a stream name' }]);
+    }
+    const fromRevision = wholeNumber(query.from_revision, 'from_revision', 0, Number.MAX_SAFE_INTEGER, 0);
+    const limit = wholeNumber(query.limit, 'limit', 1, 1000, 100);
+    const events = await this.store.readStream(streamName, {
+      fromRevision: BigInt(fromRevision),
+      limit: limit + 1,
+    });
+    if (events.length === 0 && fromRevision === 0) {
+      throw new NotFound('stream_not_found', `stream ${streamName} has no events`);
+    }
+    const shown = events.slice(0, limit);
+    return {
+      stream: streamName,
+      data: shown.map((e) => ({
+        revision: Number(e.revision),
+        global_position: Number(e.globalPosition),
+        type: e.type,
+        data: e.data,
+        metadata: e.metadata,
+        recorded_at: e.recordedAt.toISOString(),
+      })),
+      has_more: events.length > limit,
+      next_from_revision: events.length > limit ? Number(shown[shown.length - 1].revision) + 1 : null,
+    };
+  }
+
+  @Get('projections')
+  async listProjections() {
+    return { data: await this.projections.status() };
+  }
+
+  /** 202 at once: the rebuild runs in the background while the old tables keep answering. */
+  @Post('projections/:name/rebuild')
+  @HttpCode(202)
+  async rebuild(@Param('name') name: string) {
+    const known = (await this.projections.status()).find((p) => p.name === name);
+    if (!known) throw new NotFound('projection_not_found', `there is no projection ${name}`);
+    if (known.state === 'rebuilding') throw rebuildRunning(name);
+    this.projections.rebuild(name).then(
+      () => this.logger.info({ projection: name }, 'projection rebuilt'),
+      (err: unknown) => {
+        if (err instanceof UnknownProjection) return;
+        if (err instanceof RebuildInProgress) return;
+        this.logger.error({ err, projection: name }, 'projection rebuild failed');
+      },
+    );
+    return { name, state: 'rebuilding' };
+  }
+
+  @Get('sandbox/clock')
+  sandboxClock() {
+    return { now: this.sandbox().now().toISOString() };
+  }
+
+  @Post('sandbox/clock')
+  @HttpCode(200)
+  async advanceSandboxClock(@Body() body: AdvanceClockDto, @Req() request: FastifyRequest) {
+    const now = await this.sandbox().advance(this.store, body.advance_seconds, metadataOf(request));
+    return { now: now.toISOString() };
+  }
+
+  /** Production has no sandbox clock: the route answers as if it did not exist. */
+  private sandbox(): SandboxClock {
+    if (this.config.appEnv !== 'sandbox' || !(this.clock instanceof SandboxClock)) {
+      throw new ProblemException(problem(404, 'not_found', 'there is no sandbox clock in production'));
+    }
+    return this.clock;
+  }
+}
+
+function rebuildRunning(name: string) {
+  return new ProblemException(
+    problem(409, 'rebuild_in_progress', `projection ${name} is already being rebuilt`, { retryable: true }),
+  );
+}
+
+function wholeNumber(raw: unknown, field: string, min: number, max: number, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !/^\d{1,16}$/.test(raw) || +raw < min || +raw > max) {
+    throw validationProblem([{ field, message: `must be a whole number from ${min} to ${max}` }]);
+  }
+  return Number(raw);
+}

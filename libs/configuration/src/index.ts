@@ -1,0 +1,2 @@
+export * from './mcc-catalog';
+export * from './us-states';

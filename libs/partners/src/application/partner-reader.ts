@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { Pool } from 'pg';
+import { EventStore, type RecordedEvent } from '../../../event-store/src';
+import { CredentialDirectory, type PartnerCredential } from '../../../platform/src/auth/credential-directory';
+import { evolve, initialState, type Partner } from '../domain/partner';
+import { PartnerNotFound } from '../domain/partner-errors';
+import type { PartnerEvent } from '../domain/partner-events';
+import { partnerStream } from '../domain/partner-stream';
+
+/**
+ * Single-partner reads come straight from `partner-{id}` (strongly consistent: a partner sees
+ * its own write at once); lists and the per-request key lookup come from read models.
+ */
+@Injectable()
+export class PartnerReader {
+  constructor(private readonly store: EventStore) {}
+
+  async history(partnerId: string): Promise<RecordedEvent[]> {
+    return this.store.readStream(partnerStream(partnerId));
+  }
+
+  async find(partnerId: string): Promise<Partner | null> {
+    const events = await this.history(partnerId);
+    return events.reduce<Partner | null>(
+      (state, e) => evolve(state, { type: e.type, data: e.data } as PartnerEvent),
+      initialState(),
+    );
+  }
+
+  async get(partnerId: string): Promise<Partner> {
+    const partner = await this.find(partnerId);
+    if (!partner) throw new PartnerNotFound(partnerId);
+    return partner;
+  }
+}
+
+/** The guard's key lookup, over the `partner-access` read model. */
+@Injectable()
+export class SqlCredentialDirectory extends CredentialDirectory {
+  constructor(private readonly pool: Pool) {
+    super();
+  }
+
+  async findByPrefix(prefix: string): Promise<PartnerCredential | null> {
+    const { rows } = await this.pool.query<{
+      key_id: string;
+      prefix: string;
+      partner_id: string;
+      key_hash: string;
+      scopes: string[];
+      enabled_features: string[];
+      ip_allowlist: string[];
+      rate_limit_tier: string;
+    }>(
+      `select k.key_id, k.prefix, k.partner_id, k.key_hash, k.scopes,
+              a.enabled_features, a.ip_allowlist, a.rate_limit_tier
+         from api_keys k join partner_access a on a.partner_id = k.partner_id
+        where k.prefix = $1`,
+      [prefix],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      keyId: row.key_id,
+      prefix: row.prefix,
+      partnerId: row.partner_id,
+      keyHash: row.key_hash,
+      scopes: row.scopes,
+      enabledFeatures: row.enabled_features,
+      ipAllowlist: row.ip_allowlist,
+      rateLimitTier: row.rate_limit_tier,
+    };
+  }
+}

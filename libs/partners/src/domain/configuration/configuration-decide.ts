@@ -1,0 +1,216 @@
+import { PartnerNotFound } from '../partner-errors';
+import {
+  enabledDependents,
+  flagState,
+  unmetDependencies,
+  type ConfigurationState,
+  type FeatureFlagView,
+} from './configuration';
+import type { ConfigurationEvent, PartnerSettingsChanged } from './configuration-events';
+import {
+  FeatureFlagDependenciesUnmet,
+  FeatureFlagNotFound,
+  FeatureFlagOperatorManaged,
+  FeatureFlagRequiredBy,
+  PartnerSettingsInvalid,
+} from './configuration-errors';
+import { findFeatureFlag } from './feature-flag-catalog';
+import {
+  normalizeAcceptedMethods,
+  normalizeIpAllowlist,
+  validatePartnerSettings,
+  type Environment,
+} from './partner-settings-validation';
+
+export interface SetFeatureFlag {
+  type: 'SetFeatureFlag';
+  partnerId: string;
+  flagName: string;
+  enabled: boolean;
+  by: 'partner' | 'operator';
+  actor: string;
+  /** Operator only. */
+  globallyAvailable?: boolean;
+  at: Date;
+}
+
+/** The spec's nullable partial update: null or omitted leaves a field as it is. */
+export interface UpdatePartnerSettings {
+  type: 'UpdatePartnerSettings';
+  partnerId: string;
+  /** The empty string clears it. */
+  webhookUrl?: string | null;
+  /** The empty list clears it (and with it the restriction: every address is allowed). */
+  ipAllowlist?: string[] | null;
+  acceptedMethods?: string[] | null;
+  environment: Environment;
+  at: Date;
+}
+
+export type ConfigurationCommand = SetFeatureFlag | UpdatePartnerSettings;
+
+export interface ConfigurationContext {
+  /** The partner whose stream is being decided on. */
+  partnerId: string;
+}
+
+/** Decisions on a partner's configuration. Pure: time and the actor arrive with the command. */
+export function decideConfiguration(
+  command: ConfigurationCommand,
+  state: ConfigurationState,
+  ctx: ConfigurationContext,
+): ConfigurationEvent[] {
+  // A partner reaching another partner's configuration sees it as absent, never as forbidden.
+  if (command.partnerId !== ctx.partnerId) throw new PartnerNotFound(command.partnerId);
+  switch (command.type) {
+    case 'SetFeatureFlag':
+      return setFeatureFlag(command, state, ctx);
+    case 'UpdatePartnerSettings':
+      return updatePartnerSettings(command, state, ctx);
+  }
+}
+
+function setFeatureFlag(
+  command: SetFeatureFlag,
+  state: ConfigurationState,
+  ctx: ConfigurationContext,
+): ConfigurationEvent[] {
+  const flag = findFeatureFlag(command.flagName);
+  if (!flag) throw new FeatureFlagNotFound(command.flagName);
+  const current = flagState(state, flag);
+  if (command.by === 'partner') {
+    if (command.globallyAvailable != null) {
+      throw new FeatureFlagOperatorManaged(flag.flag_name, 'availability_is_operator_managed');
+    }
+    if (!current.globallyAvailable) {
+      throw new FeatureFlagOperatorManaged(flag.flag_name, 'not_globally_available');
+    }
+  }
+  const availability = command.globallyAvailable ?? current.globallyAvailable;
+  const enabledChanges = command.enabled !== current.enabled;
+  const availabilityChanges = availability !== current.globallyAvailable;
+  // Setting what is already set records nothing: the answer is the current setting.
+  if (!enabledChanges && !availabilityChanges) return [];
+  // The operator is held to the dependency rules too: a broken graph would gate endpoints
+  // inconsistently (recurring_billing on with stored_credentials off), whoever caused it.
+  if (enabledChanges && command.enabled) {
+    const unmet = unmetDependencies(state, flag);
+    if (unmet.length > 0) throw new FeatureFlagDependenciesUnmet(flag.flag_name, unmet);
+  }
+  if (enabledChanges && !command.enabled) {
+    const dependents = enabledDependents(state, flag);
+    if (dependents.length > 0) throw new FeatureFlagRequiredBy(flag.flag_name, dependents);
+  }
+  return [
+    {
+      type: 'FeatureFlagChanged',
+      data: {
+        partnerId: ctx.partnerId,
+        flagName: flag.flag_name,
+        enabled: command.enabled,
+        globallyAvailable: availabilityChanges ? availability : null,
+        changedBy: command.by,
+        actor: command.actor,
+        changedAt: command.at.toISOString(),
+      },
+    },
+  ];
+}
+
+function updatePartnerSettings(
+  command: UpdatePartnerSettings,
+  state: ConfigurationState,
+  ctx: ConfigurationContext,
+): ConfigurationEvent[] {
+  const errors = validatePartnerSettings(command);
+  if (errors.length > 0) throw new PartnerSettingsInvalid(errors);
+
+  const changes: Omit<PartnerSettingsChanged['data'], 'partnerId' | 'changedAt'> = {};
+  if (command.webhookUrl != null) {
+    const webhookUrl = command.webhookUrl === '' ? null : command.webhookUrl;
+    if (webhookUrl !== state.webhookUrl) changes.webhookUrl = webhookUrl;
+  }
+  if (command.ipAllowlist != null) {
+    const ipAllowlist = normalizeIpAllowlist(command.ipAllowlist);
+    if (!sameList(ipAllowlist, state.ipAllowlist)) changes.ipAllowlist = ipAllowlist;
+  }
+  if (command.acceptedMethods != null) {
+    const acceptedMethods = normalizeAcceptedMethods(command.acceptedMethods);
+    if (!sameList(acceptedMethods, state.hppSettings.acceptedMethods)) {
+      changes.acceptedMethods = acceptedMethods;
+    }
+  }
+  if (Object.keys(changes).length === 0) return [];
+  return [
+    {
+      type: 'PartnerSettingsChanged',
+      data: { partnerId: ctx.partnerId, ...changes, changedAt: command.at.toISOString() },
+    },
+  ];
+}
+
+/** Order counts for the allowlist: it is echoed back as the partner last wrote it. */
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+/** The spec's "Partner configuration" (snake_case, as on the wire). */
+export interface PartnerConfiguration {
+  partner_id: string;
+  api_version: string;
+  webhook_url: string | null;
+  rate_limit_tier: string;
+  hpp_settings: { gateway_hpp_page_id: string | null; accepted_methods: string[] };
+  ip_allowlist: string[];
+  avs_decline_policy: string;
+  version: number;
+}
+
+/** Operator-managed fields come from the partner aggregate, self-service ones from `state`. */
+export function toPartnerConfiguration(
+  partner: { id: string; rateLimitTier: string; avsDeclinePolicy: string; version: number },
+  state: ConfigurationState,
+): PartnerConfiguration {
+  return {
+    partner_id: partner.id,
+    api_version: state.apiVersion,
+    webhook_url: state.webhookUrl,
+    rate_limit_tier: partner.rateLimitTier,
+    hpp_settings: {
+      gateway_hpp_page_id: state.hppSettings.gatewayHppPageId,
+      accepted_methods: [...state.hppSettings.acceptedMethods],
+    },
+    ip_allowlist: [...state.ipAllowlist],
+    avs_decline_policy: partner.avsDeclinePolicy,
+    version: partner.version,
+  };
+}
+
+/** The spec's "Feature flag setting (after a change)". */
+export interface FeatureFlagSetting {
+  flag_name: FeatureFlagView['flag_name'];
+  partner_id: string;
+  enabled: boolean;
+  updated_at: string;
+  updated_by: string;
+  version: number;
+}
+
+export function toFeatureFlagSetting(
+  partnerId: string,
+  flagName: string,
+  state: ConfigurationState,
+  version: number,
+): FeatureFlagSetting {
+  const flag = findFeatureFlag(flagName);
+  if (!flag) throw new FeatureFlagNotFound(flagName);
+  const current = flagState(state, flag);
+  return {
+    flag_name: flag.flag_name,
+    partner_id: partnerId,
+    enabled: current.enabled,
+    updated_at: current.updatedAt,
+    updated_by: current.updatedBy,
+    version,
+  };
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PartnerRoute } from '../../../platform/src/auth/access';
+import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
+import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { ExecutePartnerCommand } from '../application/partner-commands';
+import { PartnerReader } from '../application/partner-reader';
+import {
+  activeFlow,
+  CERTIFICATION_CHECKS,
+  currentRecertificationRequest,
+  flowById,
+  latestCompletedFlow,
+  toFlowResource,
+  toRecertificationRequestResource,
+} from '../domain/certification';
+import { UuidParam } from './uuid-param.pipe';
+
+/** The partner's certification ("Certification" in the spec). */
+@Controller()
+export class CertificationController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly partners: PartnerReader,
+  ) {}
+
+  /** Creates the active flow (201) or returns the one already active (200). */
+  @Post('partner/me/certification/prepare')
+  @PartnerRoute('certification:write')
+  async prepare(
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const flowId = idFor(request.commandId, 'certification-flow', randomUUID);
+    const checkIds = Object.fromEntries(
+      CERTIFICATION_CHECKS.map((check) => [
+        check.checkCode,
+        idFor(request.commandId, `certification-check:${check.checkCode}`, randomUUID),
+      ]),
+    );
+    const result = await this.commands.execute(
+      new ExecutePartnerCommand(
+        { type: 'PrepareCertification', partnerId: caller.partnerId, flowId, checkIds },
+        metadataOf(request),
+      ),
+    );
+    const flow = activeFlow(result.partner.certification);
+    void reply.status(flow.id === flowId ? 201 : 200);
+    return toFlowResource(flow);
+  }
+
+  @Get('partner/me/certification/recertification-requests/current')
+  @PartnerRoute('certification:read')
+  async currentRecertificationRequest(@CurrentPartner() caller: PartnerPrincipal) {
+    const partner = await this.partners.get(caller.partnerId);
+    return toRecertificationRequestResource(currentRecertificationRequest(partner.certification));
+  }
+
+  @Get('certification/flows/active')
+  @PartnerRoute('certification:read')
+  async active(@CurrentPartner() caller: PartnerPrincipal) {
+    return toFlowResource(activeFlow((await this.partners.get(caller.partnerId)).certification));
+  }
+
+  @Get('certification/flows/latest-completed')
+  @PartnerRoute('certification:read')
+  async latestCompleted(@CurrentPartner() caller: PartnerPrincipal) {
+    return toFlowResource(latestCompletedFlow((await this.partners.get(caller.partnerId)).certification));
+  }
+
+  /** Flows live in the partner's own stream: another partner's flow id is simply not found. */
+  @Get('certification/flows/:flowId')
+  @PartnerRoute('certification:read')
+  async flow(@Param('flowId', UuidParam) flowId: string, @CurrentPartner() caller: PartnerPrincipal) {
+    return toFlowResource(flowById((await this.partners.get(caller.partnerId)).certification, flowId));
+  }
+}

@@ -1,0 +1,53 @@
+import { Controller, Get, Inject, Param } from '@nestjs/common';
+import { PartnerRoute } from '../../../platform/src/auth/access';
+import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
+import type { AppConfig } from '../../../platform/src/config/config';
+import { APP_CONFIG } from '../../../platform/src/config/config.token';
+import { CurrentPartner } from '../../../platform/src/http/request-metadata';
+import { PartnerReader } from '../application/partner-reader';
+import { toCapabilities, toPartnerResource } from '../application/partner-resources';
+import { partnerTransitions } from '../application/partner-transitions-view';
+import { PartnerNotFound } from '../domain/partner-errors';
+import { UuidParam } from './uuid-param.pipe';
+
+/** The partner's own identity and capabilities ("Partner and capabilities" in the spec). */
+@Controller()
+export class PartnerController {
+  constructor(
+    private readonly partners: PartnerReader,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Also the lightweight "does my key work" check (spec Authentication rule 7). */
+  @Get('partner/me')
+  @PartnerRoute('partner:read')
+  async me(@CurrentPartner() caller: PartnerPrincipal) {
+    return toPartnerResource(await this.partners.get(caller.partnerId), this.config.appEnv, 0);
+  }
+
+  @Get('capabilities')
+  @PartnerRoute('partner:read')
+  async capabilities(@CurrentPartner() caller: PartnerPrincipal) {
+    return toCapabilities(await this.partners.get(caller.partnerId));
+  }
+
+  @Get('iam/partners/:id')
+  @PartnerRoute('partner:read')
+  async partner(@Param('id', UuidParam) id: string, @CurrentPartner() caller: PartnerPrincipal) {
+    return toPartnerResource(await this.own(id, caller), this.config.appEnv, 0);
+  }
+
+  /** The partner's state history, from its stream (shape in docs/partners.md). */
+  @Get('iam/partners/:id/transitions')
+  @PartnerRoute('partner:read')
+  async transitions(@Param('id', UuidParam) id: string, @CurrentPartner() caller: PartnerPrincipal) {
+    await this.own(id, caller);
+    return { data: partnerTransitions(await this.partners.history(id)) };
+  }
+
+  /** Another partner's id reads exactly like an id that does not exist. */
+  private async own(id: string, caller: PartnerPrincipal) {
+    if (id !== caller.partnerId) throw new PartnerNotFound(id);
+    return this.partners.get(id);
+  }
+}

@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import { Pool } from 'pg';
+import type { Logger } from 'pino';
+import { OperatorRoute } from '../../../platform/src/auth/access';
+import { ALL_PARTNER_SCOPES } from '../../../platform/src/auth/scopes';
+import { generateKey } from '../../../platform/src/auth/secret-key';
+import type { AppConfig } from '../../../platform/src/config/config';
+import { APP_CONFIG } from '../../../platform/src/config/config.token';
+import { idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { LOGGER } from '../../../platform/src/logging/logger.token';
+import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { ProjectionRunner } from '../../../projections/src';
+import {
+  ExecutePartnerCommand,
+  type PartnerCommandInput,
+  type PartnerResult,
+} from '../application/partner-commands';
+import { PartnerReader } from '../application/partner-reader';
+import {
+  activeKeys,
+  toApiKeyResource,
+  toCapabilities,
+  toPartnerResource,
+} from '../application/partner-resources';
+import { toFeatureFlagSetting, toPartnerConfiguration } from '../domain/configuration';
+import { ApiKeyNotFound } from '../domain/partner-errors';
+import {
+  CreatePartnerDto,
+  IssueApiKeyDto,
+  OperatorConfigDto,
+  OperatorFeatureFlagDto,
+  SetCertificationDto,
+} from './partner.dto';
+import { checkFlagName } from './flag-name';
+import { UuidParam } from './uuid-param.pipe';
+
+/**
+ * The operator tier for partners (CONTRACT §2): create and list partners, issue, rotate and
+ * delete their API keys, certify them, and set the operator-managed configuration.
+ */
+@OperatorRoute()
+@Controller('platform/partners')
+export class PlatformPartnersController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly partners: PartnerReader,
+    private readonly projections: ProjectionRunner,
+    private readonly pool: Pool,
+    private readonly cursors: CursorCodec,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @Post()
+  async create(@Body() body: CreatePartnerDto, @Req() request: FastifyRequest) {
+    const partnerId = idFor(request.commandId, 'partner', randomUUID);
+    const result = await this.run(request, partnerId, {
+      type: 'CreatePartner',
+      partnerId,
+      name: body.name,
+      contactEmail: body.contact_email,
+      contactName: body.contact_name,
+      dba: body.dba ?? null,
+      partnerType: body.partner_type,
+      businessAddress: body.business_address ? { ...body.business_address } : null,
+    });
+    return toPartnerResource(result.partner, this.config.appEnv, 0);
+  }
+
+  /** Every partner, newest first (the partner-list read model). */
+  @Get()
+  async list(@Query() query: Record<string, unknown>) {
+    const page = pageRequest(query, this.cursors, 'platform-partners', 'platform');
+    const params: unknown[] = [page.pageSize + 1];
+    const after = page.after === null ? '' : 'where created_position < $2';
+    if (page.after !== null) params.push(page.after);
+    const [{ rows }, total] = await Promise.all([
+      this.pool.query<PartnerListRow>(
+        `select id, name, contact_email, state, certification_status, rate_limit_tier, created_at,
+                created_position::text, revision::text
+           from partner_list ${after} order by created_position desc limit $1`,
+        params,
+      ),
+      this.pool.query<{ count: string }>('select count(*)::text as count from partner_list'),
+    ]);
+    return toPage(
+      rows,
+      page,
+      Number(total.rows[0].count),
+      (row) => row.created_position,
+      (row) => ({
+        id: row.id,
+        name: row.name,
+        contact_email: row.contact_email,
+        state: row.state,
+        certification_status: row.certification_status,
+        rate_limit_tier: row.rate_limit_tier,
+        created_at: row.created_at.toISOString(),
+        version: Number(row.revision) + 1,
+      }),
+      (key) => this.cursors.encode('platform-partners', 'platform', key),
+    );
+  }
+
+  @Get(':partnerId')
+  async read(@Param('partnerId', UuidParam) partnerId: string) {
+    return toPartnerResource(await this.partners.get(partnerId), this.config.appEnv, 0);
+  }
+
+  @Get(':partnerId/api-keys')
+  async listKeys(@Param('partnerId', UuidParam) partnerId: string) {
+    const partner = await this.partners.get(partnerId);
+    return { data: activeKeys(partner).map((k) => toApiKeyResource(k)) };
+  }
+
+  /** 201 with `api_key`, shown here and never again. */
+  @Post(':partnerId/api-keys')
+  async issueKey(
+    @Param('partnerId', UuidParam) partnerId: string,
+    @Body() body: IssueApiKeyDto,
+    @Req() request: FastifyRequest,
+  ) {
+    const keyId = idFor(request.commandId, 'api-key', randomUUID);
+    const fresh = generateKey('csk');
+    const result = await this.run(request, partnerId, {
+      type: 'IssueApiKey',
+      partnerId,
+      keyId,
+      prefix: fresh.prefix,
+      keyHash: fresh.hash,
+      scopes: body.scopes ?? [...ALL_PARTNER_SCOPES],
+    });
+    if (result.alreadyApplied) return this.reissueLostSecret(request, partnerId, keyId);
+    return toApiKeyResource(result.partner.apiKeys[keyId], fresh.key);
+  }
+
+  /** 201 with the new `api_key`; the old one answers 401 from then on. */
+  @Post(':partnerId/api-keys/:keyId/rotate')
+  async rotateKey(
+    @Param('partnerId', UuidParam) partnerId: string,
+    @Param('keyId', UuidParam) keyId: string,
+    @Req() request: FastifyRequest,
+  ) {
+    const fresh = generateKey('csk');
+    const result = await this.run(request, partnerId, {
+      type: 'RotateApiKey',
+      partnerId,
+      keyId,
+      prefix: fresh.prefix,
+      keyHash: fresh.hash,
+    });
+    if (result.alreadyApplied) return this.reissueLostSecret(request, partnerId, keyId);
+    return toApiKeyResource(result.partner.apiKeys[keyId], fresh.key);
+  }
+
+  @Delete(':partnerId/api-keys/:keyId')
+  @HttpCode(204)
+  async deleteKey(
+    @Param('partnerId', UuidParam) partnerId: string,
+    @Param('keyId', UuidParam) keyId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<void> {
+    await this.run(request, partnerId, { type: 'RevokeApiKey', partnerId, keyId });
+  }
+
+  @Put(':partnerId/certification')
+  @HttpCode(200)
+  async certification(
+    @Param('partnerId', UuidParam) partnerId: string,
+    @Body() body: SetCertificationDto,
+    @Req() request: FastifyRequest,
+  ) {
+    const result = await this.run(request, partnerId, {
+      type: 'SetCertificationStatus',
+      partnerId,
+      status: body.status,
+    });
+    return toCapabilities(result.partner);
+  }
+
+  @Put(':partnerId/feature-flags/:flagName')
+  @HttpCode(200)
+  async featureFlag(
+    @Param('partnerId', UuidParam) partnerId: string,
+    @Param('flagName') flagName: string,
+    @Body() body: OperatorFeatureFlagDto,
+    @Req() request: FastifyRequest,
+  ) {
+    checkFlagName(flagName);
+    const result = await this.run(request, partnerId, {
+      type: 'SetFeatureFlag',
+      partnerId,
+      flagName,
+      enabled: body.enabled,
+      globallyAvailable: body.globally_available,
+      by: 'operator',
+      actor: 'platform-operator',
+    });
+    return toFeatureFlagSetting(partnerId, flagName, result.partner.configuration, result.partner.version);
+  }
+
+  @Patch(':partnerId/config')
+  async changeConfig(
+    @Param('partnerId', UuidParam) partnerId: string,
+    @Body() body: OperatorConfigDto,
+    @Req() request: FastifyRequest,
+  ) {
+    const result = await this.run(request, partnerId, {
+      type: 'ChangePartnerConfig',
+      partnerId,
+      rateLimitTier: body.rate_limit_tier,
+      avsDeclinePolicy: body.avs_decline_policy,
+    });
+    return toPartnerConfiguration(result.partner, result.partner.configuration);
+  }
+
+  /**
+   * An earlier run of this request issued (or rotated) the key and then failed before its answer
+   * was stored, so that secret never reached anyone: replace it, and show the replacement.
+   */
+  private async reissueLostSecret(request: FastifyRequest, partnerId: string, keyId: string) {
+    const fresh = generateKey('csk');
+    const result = await this.run(
+      request,
+      partnerId,
+      { type: 'RotateApiKey', partnerId, keyId, prefix: fresh.prefix, keyHash: fresh.hash },
+      randomUUID(),
+    );
+    const key = result.partner.apiKeys[keyId];
+    if (!key) throw new ApiKeyNotFound(keyId);
+    return toApiKeyResource(key, fresh.key);
+  }
+
+  /**
+   * Runs a partner command with the request's metadata, then waits until the read models have
+   * it, so the partner list shows the partner and a new key works on the very next request.
+   */
+  private async run(
+    request: FastifyRequest,
+    partnerId: string,
+    command: PartnerCommandInput,
+    causationId?: string,
+  ): Promise<PartnerResult> {
+    const metadata = {
+      ...metadataOf(request, partnerId),
+      ...(causationId ? { causation_id: causationId } : {}),
+    };
+    const result = await this.commands.execute(new ExecutePartnerCommand(command, metadata));
+    if (result.position !== null && !(await this.projections.waitFor(result.position))) {
+      this.logger.warn(
+        { partner_id: partnerId, position: String(result.position) },
+        'read models lag a command',
+      );
+    }
+    return result;
+  }
+}
+
+interface PartnerListRow {
+  id: string;
+  name: string;
+  contact_email: string;
+  state: string;
+  certification_status: string;
+  rate_limit_tier: string;
+  created_at: Date;
+  created_position: string;
+  revision: string;
+}

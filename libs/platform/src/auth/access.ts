@@ -1,0 +1,25 @@
+import { SetMetadata, applyDecorators } from '@nestjs/common';
+import type { Scope } from './scopes';
+
+/**
+ * Who may call a route. Every route declares one of three tiers; the guard refuses a route that
+ * declares none (fail closed), and a test walks every route to prove each one declares a tier.
+ */
+export type RouteAccess =
+  { tier: 'public' } | { tier: 'operator' } | { tier: 'partner'; scope: Scope; feature?: string };
+
+export const ACCESS = 'route-access';
+export const FEATURE = 'route-feature';
+
+/** No credentials: the health probe and the hosted payment pages. */
+export const PublicRoute = () => SetMetadata(ACCESS, { tier: 'public' } satisfies RouteAccess);
+
+/** The platform (operator) tier: `/platform/...`, operator key only. */
+export const OperatorRoute = () => SetMetadata(ACCESS, { tier: 'operator' } satisfies RouteAccess);
+
+/** A partner route and the scope its key must carry. */
+export const PartnerRoute = (scope: Scope) =>
+  SetMetadata(ACCESS, { tier: 'partner', scope } satisfies RouteAccess);
+
+/** The route also needs a feature flag on the partner (403 `feature_not_enabled`). */
+export const RequiresFeature = (flag: string) => applyDecorators(SetMetadata(FEATURE, flag));

@@ -1,0 +1,31 @@
+import type { Scope } from './scopes';
+
+/** Who is calling, as the guard established it. */
+export type Principal =
+  | { kind: 'operator' }
+  | {
+      kind: 'partner';
+      partnerId: string;
+      keyId: string;
+      /** The key's public prefix: safe for logs and the `actor` of events. */
+      keyPrefix: string;
+      scopes: readonly Scope[];
+      enabledFeatures: readonly string[];
+    };
+
+export type PartnerPrincipal = Extract<Principal, { kind: 'partner' }>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+    /** The idempotency record's id: the command id every event of this request carries. */
+    commandId?: string;
+    idempotencyKey?: string;
+  }
+}
+
+/** The event `actor`: names the credential, never the secret. */
+export function actorOf(principal: Principal | undefined): string {
+  if (!principal) return 'anonymous';
+  return principal.kind === 'operator' ? 'platform-operator' : `partner-key:${principal.keyPrefix}`;
+}

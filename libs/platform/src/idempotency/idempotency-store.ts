@@ -1,0 +1,241 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
+import type { Clock } from '../clock/clock';
+
+/** What a write answered, kept so that a retry gets the very same answer. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export type BeginOutcome =
+  /** Run the request. `commandId` goes on every event as `causation_id`. */
+  | { kind: 'execute'; commandId: string; resumed: boolean }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'reused' }
+  | { kind: 'in_progress'; retryAfterSeconds: number };
+
+export interface IdempotencyOptions {
+  /** How long a running request holds its key before a retry may take over (a crash). */
+  leaseSeconds?: number;
+  /** After this, on the service clock, the key is fresh again (spec: 24 hours). */
+  windowSeconds?: number;
+}
+
+const SCHEMA = `
+create schema if not exists platform;
+create table if not exists platform.idempotency_records (
+  scope text not null,
+  key_hash text not null,
+  command_id uuid not null,
+  fingerprint text not null,
+  state text not null check (state in ('in_progress', 'completed')),
+  created_at timestamptz not null,
+  lease_until timestamptz not null,
+  response_status integer,
+  response_headers jsonb,
+  response_body bytea,
+  completed_at timestamptz,
+  primary key (scope, key_hash)
+);
+create index if not exists idempotency_records_created_at on platform.idempotency_records (created_at);
+`;
+
+/**
+ * Idempotency records (spec Limits; ADR 0004). One row per (partner, key): the request's
+ * fingerprint, a lease while it runs, and then the response it produced.
+ *
+ * The key itself is not stored: rows are found by a hash of scope and key, and the stored
+ * response is encrypted with a key derived from the Idempotency-Key, so only a caller who
+ * presents the key again can have it back (a key-issuing response holds a secret).
+ */
+export class IdempotencyStore {
+  private readonly leaseSeconds: number;
+  private readonly windowSeconds: number;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly clock: Clock,
+    options: IdempotencyOptions = {},
+  ) {
+    this.leaseSeconds = options.leaseSeconds ?? 30;
+    this.windowSeconds = options.windowSeconds ?? 24 * 60 * 60;
+  }
+
+  static async migrate(pool: Pool): Promise<void> {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query("select pg_advisory_xact_lock(hashtext('platform.idempotency_records'))");
+      await client.query(SCHEMA);
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async begin(scope: string, key: string, fingerprint: string): Promise<BeginOutcome> {
+    const keyHash = hashOf(scope, key);
+    const now = this.clock.now();
+    const commandId = randomUUID();
+    const inserted = await this.pool.query(
+      `insert into platform.idempotency_records
+         (scope, key_hash, command_id, fingerprint, state, created_at, lease_until)
+       values ($1, $2, $3, $4, 'in_progress', $5, clock_timestamp() + make_interval(secs => $6))
+       on conflict (scope, key_hash) do nothing`,
+      [scope, keyHash, commandId, fingerprint, now, this.leaseSeconds],
+    );
+    if (inserted.rowCount === 1) return { kind: 'execute', commandId, resumed: false };
+
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<{
+        command_id: string;
+        fingerprint: string;
+        state: 'in_progress' | 'completed';
+        created_at: Date;
+        lease_seconds_left: number;
+        response_status: number | null;
+        response_headers: Record<string, string> | null;
+        response_body: Buffer | null;
+      }>(
+        `select command_id, fingerprint, state, created_at, response_status, response_headers,
+                response_body, extract(epoch from lease_until - clock_timestamp())::float8 as lease_seconds_left
+           from platform.idempotency_records where scope = $1 and key_hash = $2 for update`,
+        [scope, keyHash],
+      );
+      const row = rows[0];
+      let outcome: BeginOutcome;
+      if (!row || now.getTime() - row.created_at.getTime() >= this.windowSeconds * 1000) {
+        // Older than the window: the key is fresh, whatever it did before.
+        await client.query(
+          `insert into platform.idempotency_records
+             (scope, key_hash, command_id, fingerprint, state, created_at, lease_until)
+           values ($1, $2, $3, $4, 'in_progress', $5, clock_timestamp() + make_interval(secs => $6))
+           on conflict (scope, key_hash) do update set
+             command_id = excluded.command_id, fingerprint = excluded.fingerprint,
+             state = 'in_progress', created_at = excluded.created_at, lease_until = excluded.lease_until,
+             response_status = null, response_headers = null, response_body = null, completed_at = null`,
+          [scope, keyHash, commandId, fingerprint, now, this.leaseSeconds],
+        );
+        outcome = { kind: 'execute', commandId, resumed: false };
+      } else if (row.fingerprint !== fingerprint) {
+        outcome = { kind: 'reused' };
+      } else if (row.state === 'completed') {
+        outcome = {
+          kind: 'replay',
+          response: {
+            status: row.response_status!,
+            headers: row.response_headers ?? {},
+            body: decrypt(row.response_body, scope, key),
+          },
+        };
+      } else if (row.lease_seconds_left > 0) {
+        outcome = { kind: 'in_progress', retryAfterSeconds: Math.max(1, Math.ceil(row.lease_seconds_left)) };
+      } else {
+        // The first run died (or failed) without an answer: this request takes over under the
+        // same command id, so events the first run already appended are recognised, not repeated.
+        await client.query(
+          `update platform.idempotency_records
+              set lease_until = clock_timestamp() + make_interval(secs => $3)
+            where scope = $1 and key_hash = $2`,
+          [scope, keyHash, this.leaseSeconds],
+        );
+        outcome = { kind: 'execute', commandId: row.command_id, resumed: true };
+      }
+      await client.query('commit');
+      return outcome;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Stores the answer. Only the run holding `commandId` may complete the record. */
+  async complete(scope: string, key: string, commandId: string, response: StoredResponse): Promise<void> {
+    await this.pool.query(
+      `update platform.idempotency_records
+          set state = 'completed', response_status = $4, response_headers = $5, response_body = $6,
+              completed_at = $7
+        where scope = $1 and key_hash = $2 and command_id = $3 and state = 'in_progress'`,
+      [
+        scope,
+        hashOf(scope, key),
+        commandId,
+        response.status,
+        JSON.stringify(response.headers),
+        encrypt(response.body, scope, key),
+        this.clock.now(),
+      ],
+    );
+  }
+
+  /**
+   * The run failed without a definite answer (a 5xx): the lease ends now, so the next retry
+   * takes over at once under the same command id instead of waiting or starting afresh.
+   */
+  async abandon(scope: string, key: string, commandId: string): Promise<void> {
+    await this.pool.query(
+      `update platform.idempotency_records set lease_until = '-infinity'
+        where scope = $1 and key_hash = $2 and command_id = $3 and state = 'in_progress'`,
+      [scope, hashOf(scope, key), commandId],
+    );
+  }
+
+  /** Forgets records past the window (they would be treated as fresh anyway). */
+  async purgeExpired(): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - this.windowSeconds * 1000);
+    const result = await this.pool.query('delete from platform.idempotency_records where created_at <= $1', [
+      cutoff,
+    ]);
+    return result.rowCount ?? 0;
+  }
+}
+
+function hashOf(scope: string, key: string): string {
+  return createHash('sha256').update(`${scope}\u0000${key}`).digest('hex');
+}
+
+function responseKey(scope: string, key: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, scope, 'idempotent-response:v1', 32));
+}
+
+function encrypt(body: unknown, scope: string, key: string): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', responseKey(scope, key), iv);
+  const plain = Buffer.from(JSON.stringify(body === undefined ? null : body), 'utf8');
+  const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
+}
+
+function decrypt(stored: Buffer | null, scope: string, key: string): unknown {
+  if (!stored) return null;
+  const decipher = createDecipheriv('aes-256-gcm', responseKey(scope, key), stored.subarray(0, 12));
+  decipher.setAuthTag(stored.subarray(12, 28));
+  const plain = Buffer.concat([decipher.update(stored.subarray(28)), decipher.final()]);
+  return JSON.parse(plain.toString('utf8')) as unknown;
+}
+
+/** The request's identity for "same body": method, path and the JSON body with sorted keys. */
+export function fingerprintOf(method: string, path: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`)
+    .digest('hex');
+}
+
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return '';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}

@@ -1,0 +1,131 @@
+import {
+  Injectable,
+  SetMetadata,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { catchError, from, mergeMap, of, type Observable } from 'rxjs';
+import { ProblemException, toProblem } from '../problem/problem.filter';
+import { PROBLEM_CONTENT_TYPE, problem } from '../problem/problem';
+import { checkIdempotencyKey } from './idempotency-key';
+import { IdempotencyStore, fingerprintOf, type StoredResponse } from './idempotency-store';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH']);
+const KEPT_HEADERS = ['content-type', 'location'];
+
+/** A write that derives its own idempotency key (a hosted-page form post) opts out here. */
+export const NO_IDEMPOTENCY_HEADER = 'no-idempotency-header';
+export const WithoutIdempotencyHeader = () => SetMetadata(NO_IDEMPOTENCY_HEADER, true);
+
+/** Where a key lives: one partner's keys never meet another's, nor the operator's. */
+export function idempotencyScope(request: FastifyRequest): string {
+  const principal = request.principal;
+  if (!principal) return 'public';
+  return principal.kind === 'operator' ? 'platform' : `partner:${principal.partnerId}`;
+}
+
+/**
+ * Every POST, PUT and PATCH runs at most once per (partner, Idempotency-Key) within the window
+ * (spec Limits; ADR 0004). Runs after the auth guard, before validation and the handler.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly reflector: Reflector,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    if (!WRITES.has(request.method)) return next.handle();
+    const optOut = this.reflector.getAllAndOverride<boolean | undefined>(NO_IDEMPOTENCY_HEADER, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (optOut) return next.handle();
+
+    const check = checkIdempotencyKey(request.headers['idempotency-key']);
+    if (!check.ok) {
+      const detail = `Idempotency-Key ${check.message}`;
+      throw new ProblemException(
+        problem(400, check.code, detail, { errors: [{ field: 'Idempotency-Key', message: check.message }] }),
+      );
+    }
+    const key = check.key;
+    const scope = idempotencyScope(request);
+    const fingerprint = fingerprintOf(request.method, request.url, request.body);
+
+    return from(this.store.begin(scope, key, fingerprint)).pipe(
+      mergeMap((outcome) => {
+        switch (outcome.kind) {
+          case 'replay':
+            return of(replay(reply, outcome.response));
+          case 'reused':
+            throw new ProblemException(
+              problem(
+                422,
+                'idempotency_key_reused',
+                'this Idempotency-Key was used with a different request; use a new key for a new request',
+              ),
+            );
+          case 'in_progress':
+            throw new ProblemException(
+              problem(
+                409,
+                'idempotency_key_in_progress',
+                'a request with this Idempotency-Key is still running; retry after the Retry-After delay',
+                { retryable: true },
+              ),
+              { 'retry-after': String(outcome.retryAfterSeconds) },
+            );
+          case 'execute': {
+            request.commandId = outcome.commandId;
+            request.idempotencyKey = key;
+            return next.handle().pipe(
+              mergeMap(async (body: unknown) => {
+                await this.store.complete(scope, key, outcome.commandId, {
+                  status: reply.statusCode,
+                  headers: keptHeaders(reply),
+                  body: body ?? null,
+                });
+                return body;
+              }),
+              catchError(async (error: unknown) => {
+                const { body, headers } = toProblem(error);
+                // 5xx and retryable refusals (a lost race) have no definite answer to keep.
+                if (body.status >= 500 || body.retryable === true) {
+                  await this.store.abandon(scope, key, outcome.commandId);
+                } else {
+                  await this.store.complete(scope, key, outcome.commandId, {
+                    status: body.status,
+                    headers: { ...headers, 'content-type': PROBLEM_CONTENT_TYPE },
+                    body,
+                  });
+                }
+                throw error;
+              }),
+            );
+          }
+        }
+      }),
+    );
+  }
+}
+
+function keptHeaders(reply: FastifyReply): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = reply.getHeader(name);
+    if (typeof value === 'string') kept[name] = value;
+  }
+  return kept;
+}
+
+function replay(reply: FastifyReply, stored: StoredResponse): unknown {
+  void reply.status(stored.status).headers(stored.headers).header('x-idempotent-replay', 'true');
+  return stored.status === 204 ? undefined : stored.body;
+}

@@ -1,0 +1,2 @@
+/** Injection token of the process's pino logger. */
+export const LOGGER = Symbol('LOGGER');
