@@ -19,7 +19,8 @@ export class PartnerAccessProjector {
 
   async handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
     const event = { type: recorded.type, data: recorded.data } as PartnerEvent;
-    const partnerId = (recorded.data as { partnerId: string }).partnerId;
+    // From the stream name: not every partner event repeats the partner id in its data.
+    const partnerId = recorded.stream.slice('partner-'.length);
     const rows = (await tx.query('select snapshot from partner_access where partner_id = $1', [
       partnerId,
     ])) as { snapshot: Partner }[];

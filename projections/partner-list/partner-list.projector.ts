@@ -1,19 +1,13 @@
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../libs/event-store/src';
-import type { PartnerEvent } from '../../libs/partners/src/domain/partner-events';
+import { PARTNER_EVENT_TYPES, type PartnerEvent } from '../../libs/partners/src/domain/partner-events';
 import type { Projector } from '../../libs/projections/src';
 import { PartnerListRow } from './partner-list.entity';
 
-const TYPES: PartnerEvent['type'][] = [
-  'PartnerCreated',
-  'PartnerConfigChanged',
-  'PartnerCertified',
-  'PartnerCertificationReset',
-];
-
 export class PartnerListProjector implements Projector {
   readonly name = 'partner-list';
-  readonly eventTypes = TYPES;
+  /** Every partner event: each one moves the row's revision (the list's `version`). */
+  readonly eventTypes = PARTNER_EVENT_TYPES;
   readonly tables = ['partner_list'];
 
   async handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
@@ -53,6 +47,9 @@ export class PartnerListProjector implements Projector {
           { id: event.data.partnerId },
           { state: 'PENDING', certification_status: 'PENDING', revision },
         );
+        return;
+      default:
+        await tx.update(PartnerListRow, { id: recorded.stream.slice('partner-'.length) }, { revision });
         return;
     }
   }

@@ -31,6 +31,7 @@ export interface Infrastructure {
   projections: ProjectionRunner;
   operatorKey: OperatorKey;
   idempotency: IdempotencyStore;
+  stopSweepers(): void;
 }
 
 export async function startInfrastructure(config: AppConfig, logger: Logger): Promise<Infrastructure> {
@@ -68,6 +69,12 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
 
     await IdempotencyStore.migrate(pool);
     const idempotency = new IdempotencyStore(pool, clock);
+    // Records past the 24-hour window are already treated as absent; this only keeps the table small.
+    const purge = setInterval(() => {
+      idempotency.purgeExpired().catch((err: unknown) => logger.warn({ err }, 'idempotency purge failed'));
+    }, 10 * 60_000);
+    purge.unref();
+    started.push({ stop: async () => clearInterval(purge) });
 
     const dataSource = createDataSource(databaseUrl, {
       entities: READ_MODEL_ENTITIES,
@@ -98,6 +105,7 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
       projections,
       operatorKey,
       idempotency,
+      stopSweepers: () => clearInterval(purge),
     };
   } catch (error) {
     for (const part of started.reverse()) await part.stop().catch(() => undefined);
@@ -107,6 +115,7 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
 
 /** Projectors stop at a checkpoint, then the store, the pools, and the database last. */
 export async function stopInfrastructure(infra: Infrastructure): Promise<void> {
+  infra.stopSweepers();
   const steps: [string, () => Promise<unknown>][] = [
     ['projections', () => infra.projections.stop()],
     ['event store', () => infra.eventStore.close()],

@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../../libs/platform/src/config/config';
+import { refuseNonJsonBody } from '../../../libs/platform/src/http/content-type';
 import { RouteTable } from '../../../libs/platform/src/http/route-table';
 import { NestPinoLogger } from '../../../libs/platform/src/logging/logger';
 import { AppModule } from './app.module';
@@ -51,6 +52,8 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
         return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
       },
       bodyLimit: 1024 * 1024,
+      // Path parameters up to 256 characters reach validation (400 problem) instead of a bare 414.
+      maxParamLength: 256,
       return503OnClosing: true,
       forceCloseConnections: 'idle',
     });
@@ -62,6 +65,8 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     });
     app.setGlobalPrefix('api/v1');
     const fastify = app.getHttpAdapter().getInstance();
+    // JSON bodies only: any other media type is 415 before its body is read.
+    fastify.addHook('onRequest', async (request) => refuseNonJsonBody(request));
     fastify.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id);
     });

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CredentialDirectory } from '../../platform/src/auth/credential-directory';
+import { CertificationFacts } from './application/certification-facts';
 import { PARTNER_COMMAND_HANDLERS } from './application/partner-commands';
 import { PartnerReader, SqlCredentialDirectory } from './application/partner-reader';
 import { CertificationController } from './http/certification.controller';
@@ -18,6 +19,7 @@ import { PlatformPartnersController } from './http/platform-partners.controller'
   providers: [
     ...PARTNER_COMMAND_HANDLERS,
     PartnerReader,
+    CertificationFacts,
     { provide: CredentialDirectory, useClass: SqlCredentialDirectory },
   ],
   exports: [CredentialDirectory, PartnerReader],

@@ -157,7 +157,34 @@ describe('API keys', () => {
         scopes: ['partner:read'],
         at: T0,
       })
-      .then([issued()]));
+      .then([
+        issued(),
+        // The first key issued is certification evidence, recorded with it.
+        {
+          type: 'CertificationFactObserved',
+          data: { partnerId: ID, fact: 'API_KEY_ISSUED', observedAt: T0.toISOString() },
+        },
+      ]));
+
+  it('records the API_KEY_ISSUED fact only once', () =>
+    given([
+      created(),
+      issued(),
+      {
+        type: 'CertificationFactObserved',
+        data: { partnerId: ID, fact: 'API_KEY_ISSUED', observedAt: T0.toISOString() },
+      },
+    ])
+      .when({
+        type: 'IssueApiKey',
+        partnerId: ID,
+        keyId: 'a0000000-0000-4000-8000-000000000002',
+        prefix: 'zzzzZZZZ',
+        keyHash: 'h9',
+        scopes: ['partner:read'],
+        at: T1,
+      })
+      .thenState((_, events) => expect(events.map((e) => e.type)).toEqual(['ApiKeyIssued'])));
 
   it('rotates a live key: new prefix and hash, same id', () =>
     given([created(), issued()])

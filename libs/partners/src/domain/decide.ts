@@ -1,10 +1,10 @@
 import { decideCertification, type CertificationCommand } from './certification/certification-decide';
-import { FEATURE_FLAG_CERTIFICATION_FEATURES } from './certification/certification-catalog';
+import { FEATURE_FLAG_CERTIFICATION_FEATURES, type FactCode } from './certification/certification-catalog';
 import { latestCompletedFlowFeatures } from './certification/certification-queries';
 import { enabledFeatures } from './configuration/configuration';
 import { decideConfiguration, type ConfigurationCommand } from './configuration/configuration-decide';
 import type { BusinessAddress, PartnerEvent } from './partner-events';
-import type { PartnerStateOrNone } from './partner';
+import { evolve, type PartnerStateOrNone } from './partner';
 import { ApiKeyNotFound, PartnerAlreadyExists, PartnerNotFound } from './partner-errors';
 import {
   nextCertificationStatus,
@@ -53,8 +53,44 @@ export type PartnerCommand =
   | (Extract<ConfigurationCommand, { type: 'SetFeatureFlag' }> & { recertificationRequestId?: string })
   | CertificationCommand;
 
+/**
+ * Facts for certification that the partner's own events show (a key issued, a webhook URL set).
+ * They are recorded with the event that shows them, in the same append.
+ */
+const FACTS_OF_EVENT: Partial<Record<PartnerEvent['type'], (event: PartnerEvent) => FactCode | null>> = {
+  ApiKeyIssued: () => 'API_KEY_ISSUED',
+  PartnerSettingsChanged: (event) =>
+    event.type === 'PartnerSettingsChanged' && event.data.webhookUrl ? 'WEBHOOK_URL_CONFIGURED' : null,
+};
+
 /** The partner's decisions. Pure: time and ids arrive with the command. */
 export function decide(command: PartnerCommand, partner: PartnerStateOrNone): PartnerEvent[] {
+  const events = decideCommand(command, partner);
+  if (!partner) return events;
+  const out: PartnerEvent[] = [];
+  let state: PartnerStateOrNone = partner;
+  for (const event of events) {
+    out.push(event);
+    state = evolve(state, event);
+    const fact = FACTS_OF_EVENT[event.type]?.(event);
+    if (!fact || !state) continue;
+    const observed = decideCertification(
+      { type: 'ObserveCertificationFact', partnerId: state.id, fact, at: command.at },
+      state.certification,
+      {
+        certificationStatus: state.certificationStatus,
+        enabledFeatures: enabledFeatures(state.configuration),
+      },
+    );
+    for (const e of observed) {
+      out.push(e);
+      state = evolve(state, e);
+    }
+  }
+  return out;
+}
+
+function decideCommand(command: PartnerCommand, partner: PartnerStateOrNone): PartnerEvent[] {
   if (command.type === 'CreatePartner') {
     if (partner) throw new PartnerAlreadyExists(command.partnerId);
     return [

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, HttpCode, Inject, Param, Put, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
@@ -7,7 +8,7 @@ import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
-import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
+import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
 import { ProjectionRunner } from '../../../projections/src';
 import { ExecutePartnerCommand } from '../application/partner-commands';
 import { PartnerReader } from '../application/partner-reader';
@@ -91,6 +92,8 @@ export class PartnerConfigController {
           enabled: body.enabled,
           by: 'partner',
           actor: `partner-key:${caller.keyPrefix}`,
+          // Used only if enabling the flag asks a certified partner to re-certify (decide.ts).
+          recertificationRequestId: idFor(request.commandId, 'recertification-request', randomUUID),
         },
         metadataOf(request),
       ),

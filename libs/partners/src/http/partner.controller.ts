@@ -1,9 +1,11 @@
-import { Controller, Get, Inject, Param } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
+import { CertificationFacts } from '../application/certification-facts';
 import { PartnerReader } from '../application/partner-reader';
 import { toCapabilities, toPartnerResource } from '../application/partner-resources';
 import { partnerTransitions } from '../application/partner-transitions-view';
@@ -15,14 +17,21 @@ import { UuidParam } from './uuid-param.pipe';
 export class PartnerController {
   constructor(
     private readonly partners: PartnerReader,
+    private readonly facts: CertificationFacts,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Also the lightweight "does my key work" check (spec Authentication rule 7). */
   @Get('partner/me')
   @PartnerRoute('partner:read')
-  async me(@CurrentPartner() caller: PartnerPrincipal) {
-    return toPartnerResource(await this.partners.get(caller.partnerId), this.config.appEnv, 0);
+  async me(@CurrentPartner() caller: PartnerPrincipal, @Req() request: FastifyRequest) {
+    // Certification evidence: the partner authenticated and read its identity (recorded once).
+    const partner = await this.facts.observe(
+      await this.partners.get(caller.partnerId),
+      'PARTNER_IDENTITY_READ',
+      request,
+    );
+    return toPartnerResource(partner, this.config.appEnv, 0);
   }
 
   @Get('capabilities')

@@ -93,8 +93,8 @@ export class PlatformPartnersController {
     const [{ rows }, total] = await Promise.all([
       this.pool.query<PartnerListRow>(
         `select id, name, contact_email, state, certification_status, rate_limit_tier, created_at,
-                created_position::text, revision::text
-           from partner_list ${after} order by created_position desc limit $1`,
+                created_position::text as position_key, revision::text
+           from partner_list ${after} order by partner_list.created_position desc limit $1`,
         params,
       ),
       this.pool.query<{ count: string }>('select count(*)::text as count from partner_list'),
@@ -103,7 +103,7 @@ export class PlatformPartnersController {
       rows,
       page,
       Number(total.rows[0].count),
-      (row) => row.created_position,
+      (row) => row.position_key,
       (row) => ({
         id: row.id,
         name: row.name,
@@ -211,6 +211,7 @@ export class PlatformPartnersController {
       globallyAvailable: body.globally_available,
       by: 'operator',
       actor: 'platform-operator',
+      recertificationRequestId: idFor(request.commandId, 'recertification-request', randomUUID),
     });
     return toFeatureFlagSetting(partnerId, flagName, result.partner.configuration, result.partner.version);
   }
@@ -280,6 +281,6 @@ interface PartnerListRow {
   certification_status: string;
   rate_limit_tier: string;
   created_at: Date;
-  created_position: string;
+  position_key: string;
   revision: string;
 }

@@ -20,6 +20,14 @@ describe('RateLimiter', () => {
     expect(limiter.take('p1', 'SANDBOX')).toMatchObject({ allowed: true, remaining: 119 });
   });
 
+  it('never announces a reset beyond the window, whatever the clock reads', () => {
+    // 78412.74481788311 + 60000 - 78412.74481788311 is 60000.00000000001 in floating point.
+    for (const start of [78412.74481788311, 2982.291561, 0.1, 1e9 + 0.3]) {
+      const limiter = new RateLimiter(() => start);
+      expect(limiter.take('p', 'SANDBOX').resetSeconds).toBe(60);
+    }
+  });
+
   it('uses the STANDARD limit for an unknown tier', () => {
     expect(new RateLimiter(() => 0).take('p', 'NOPE').limit).toBe(RATE_LIMITS.STANDARD);
   });

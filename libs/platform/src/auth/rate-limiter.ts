@@ -39,7 +39,10 @@ export class RateLimiter {
       window = { startedAt: now, count: 0 };
       this.windows.set(partnerId, window);
     }
-    const resetSeconds = Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000));
+    // From the elapsed time (never negative: the clock is monotonic), not `startedAt + windowMs -
+    // now`, whose floating-point rounding can exceed the window and announce a 61-second reset.
+    const elapsed = Math.max(0, now - window.startedAt);
+    const resetSeconds = Math.max(1, Math.ceil((windowMs - elapsed) / 1000));
     if (window.count >= limit) return { allowed: false, limit, remaining: 0, resetSeconds };
     window.count += 1;
     return { allowed: true, limit, remaining: limit - window.count, resetSeconds };

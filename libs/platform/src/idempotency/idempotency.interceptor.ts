@@ -63,7 +63,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       mergeMap((outcome) => {
         switch (outcome.kind) {
           case 'replay':
-            return of(replay(reply, outcome.response));
+            return of(replay(request, reply, outcome.response));
           case 'reused':
             throw new ProblemException(
               problem(
@@ -125,7 +125,14 @@ function keptHeaders(reply: FastifyReply): Record<string, string> {
   return kept;
 }
 
-function replay(reply: FastifyReply, stored: StoredResponse): unknown {
+function replay(request: FastifyRequest, reply: FastifyReply, stored: StoredResponse): unknown {
   void reply.status(stored.status).headers(stored.headers).header('x-idempotent-replay', 'true');
-  return stored.status === 204 ? undefined : stored.body;
+  if (stored.status === 204) return undefined;
+  // A replayed problem is the same problem, but its `request_id` names the request that received
+  // it, as on every problem body: that is the id the caller sees in `x-request-id` and the logs.
+  const type = stored.headers['content-type'] ?? '';
+  if (type.startsWith(PROBLEM_CONTENT_TYPE) && stored.body && typeof stored.body === 'object') {
+    return { ...(stored.body as Record<string, unknown>), request_id: String(request.id) };
+  }
+  return stored.body;
 }

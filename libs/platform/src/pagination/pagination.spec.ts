@@ -51,6 +51,14 @@ describe('pagination', () => {
     });
   });
 
+  it('names both page_size and cursor when both are wrong', () => {
+    expect(
+      problemOf(() => pageRequest({ page_size: '0', cursor: 'garbage' }, codec, 'l', 's')),
+    ).toMatchObject({
+      errors: [{ field: 'page_size' }, { field: 'cursor' }],
+    });
+  });
+
   it('refuses a cursor of another list, another scope or another secret', () => {
     const cursor = codec.encode('partners', 'partner:a', '42');
     expect(() => pageRequest({ cursor }, codec, 'merchants', 'partner:a')).toThrow(ProblemException);

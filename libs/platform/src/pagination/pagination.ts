@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ProblemException } from '../problem/problem.filter';
 import { validationProblem } from '../validation/validation.pipe';
 
 /**
@@ -91,8 +92,14 @@ export function pageRequest(
   if (cursor !== undefined) {
     if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) {
       errors.push({ field: 'cursor', message: `must be 1 to ${MAX_CURSOR_LENGTH} characters` });
-    } else if (errors.length === 0) {
-      after = codec.decode(cursor, list, scope);
+    } else {
+      // Checked even when page_size is wrong, so one answer names every bad parameter.
+      try {
+        after = codec.decode(cursor, list, scope);
+      } catch (error) {
+        if (!(error instanceof ProblemException) || !error.body.errors) throw error;
+        errors.push(...error.body.errors);
+      }
     }
   }
   if (errors.length) throw validationProblem(errors);

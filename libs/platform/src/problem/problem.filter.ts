@@ -53,17 +53,15 @@ export function toProblem(error: unknown): { body: Problem; headers: Record<stri
       typeof response === 'object' && response && 'message' in response
         ? String((response as { message: unknown }).message)
         : error.message;
-    return { body: problem(status, code, detail), headers: {} };
+    return { body: requestProblem(status, code, detail), headers: {} };
   }
   // Fastify's own errors (bad JSON, wrong content type, body too large) carry a statusCode.
+  // Nest hands them over as an HttpException with Fastify's message; this is the same, unwrapped.
   const fastify = error as { statusCode?: number; code?: string; message?: string };
   if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
     const status = fastify.statusCode;
-    const detail =
-      fastify.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(fastify.message ?? '')
-        ? 'the request body is not valid JSON'
-        : (fastify.message ?? 'bad request');
-    return { body: problem(status, CODE_FOR_STATUS[status] ?? 'validation_error', detail), headers: {} };
+    const code = CODE_FOR_STATUS[status] ?? 'validation_error';
+    return { body: requestProblem(status, code, fastify.message ?? 'bad request'), headers: {} };
   }
   return {
     body: problem(500, 'internal_error', 'an unexpected error occurred; it has been logged', {
@@ -71,6 +69,25 @@ export function toProblem(error: unknown): { body: Problem; headers: Record<stri
     }),
     headers: {},
   };
+}
+
+/**
+ * A refusal raised before the handler (Fastify's body parsing, Nest's pipes). A `validation_error`
+ * always names what was wrong in `errors` (CONTRACT §7): the body when it could not be read.
+ */
+function requestProblem(status: number, code: string, message: string): Problem {
+  if (code !== 'validation_error') return problem(status, code, message);
+  if (/^Body cannot be empty/i.test(message)) {
+    return problem(status, code, 'the request body is empty but Content-Type says JSON', {
+      errors: [{ field: 'body', message: 'must not be empty' }],
+    });
+  }
+  if (/JSON/.test(message)) {
+    return problem(status, code, 'the request body is not valid JSON', {
+      errors: [{ field: 'body', message: 'is not valid JSON' }],
+    });
+  }
+  return problem(status, code, message, { errors: [{ field: 'request', message }] });
 }
 
 export function sendProblem(

@@ -2,27 +2,45 @@ import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@ne
 import { ProblemException } from '../problem/problem.filter';
 import { problem } from '../problem/problem';
 
-/** class-validator errors as `[{field, message}]`, nested fields as dotted paths (`a.b[2].c`). */
+/**
+ * class-validator errors as `[{field, message}]`, one entry per field, nested fields as dotted
+ * paths (`a.b[2].c`). A field that fails several constraints is reported once: an unknown field
+ * as "is not a known field", a missing one as "is required", otherwise by its first-declared
+ * (topmost) decorator, which by convention is the type check (class-validator lists constraints
+ * bottom-up). Messages do not repeat the field name, which is already in `field`.
+ */
 export function flattenValidationErrors(
   errors: ValidationError[],
   parent = '',
 ): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
+  const seen = new Set<string>();
+  const add = (entry: { field: string; message: string }) => {
+    if (seen.has(entry.field)) return;
+    seen.add(entry.field);
+    out.push(entry);
+  };
   for (const error of errors) {
     const field = /^\d+$/.test(error.property)
       ? `${parent}[${error.property}]`
       : parent
         ? `${parent}.${error.property}`
         : error.property;
-    for (const message of Object.values(error.constraints ?? {})) {
-      out.push({
-        field,
-        message: message.replace(/^property (\S+) should not exist$/, 'is not a known field'),
-      });
-    }
-    if (error.children?.length) out.push(...flattenValidationErrors(error.children, field));
+    const message = fieldMessage(error);
+    if (message !== null) add({ field, message });
+    if (error.children?.length) flattenValidationErrors(error.children, field).forEach(add);
   }
   return out;
+}
+
+function fieldMessage(error: ValidationError): string | null {
+  const constraints = error.constraints ?? {};
+  const names = Object.keys(constraints);
+  if (names.length === 0) return null;
+  if ('whitelistValidation' in constraints) return 'is not a known field';
+  if (error.value === undefined) return 'is required';
+  const message = constraints[names[names.length - 1]];
+  return message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message;
 }
 
 export function validationProblem(errors: { field: string; message: string }[], detail?: string) {

@@ -1,0 +1,39 @@
+import { Injectable, Inject } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { LOGGER } from '../../../platform/src/logging/logger.token';
+import type { FactCode } from '../domain/certification/certification-catalog';
+import type { Partner } from '../domain/partner';
+import { ExecutePartnerCommand } from './partner-commands';
+
+/**
+ * Records certification facts that are observations of requests rather than state changes (the
+ * partner-identity read). Each fact is recorded once per partner; a failure to record never
+ * fails the request that showed it.
+ */
+@Injectable()
+export class CertificationFacts {
+  constructor(
+    private readonly commands: CommandBus,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Records the fact if new; answers the partner as it is afterwards. */
+  async observe(partner: Partner, fact: FactCode, request: FastifyRequest): Promise<Partner> {
+    if (partner.certification.observedFacts[fact]) return partner;
+    try {
+      const result = await this.commands.execute(
+        new ExecutePartnerCommand(
+          { type: 'ObserveCertificationFact', partnerId: partner.id, fact },
+          { ...metadataOf(request, partner.id), causation_id: null },
+        ),
+      );
+      return result.partner;
+    } catch (err) {
+      this.logger.warn({ err, partner_id: partner.id, fact }, 'recording a certification fact failed');
+      return partner;
+    }
+  }
+}

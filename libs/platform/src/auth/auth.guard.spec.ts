@@ -1,0 +1,223 @@
+import 'reflect-metadata';
+import { Controller, Get, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ProblemFilter } from '../problem/problem.filter';
+import { OperatorRoute, PartnerRoute, PublicRoute, RequiresFeature } from './access';
+import { AuthGuard } from './auth.guard';
+import { CredentialDirectory, type PartnerCredential } from './credential-directory';
+import { OperatorKey } from './operator-key';
+import { RateLimiter } from './rate-limiter';
+import { generateKey, hashKey } from './secret-key';
+
+/** Keys by prefix, in memory: what the SQL directory answers from the `partner-access` read model. */
+class MemoryCredentialDirectory extends CredentialDirectory {
+  readonly keys = new Map<string, PartnerCredential>();
+
+  async findByPrefix(prefix: string): Promise<PartnerCredential | null> {
+    return this.keys.get(prefix) ?? null;
+  }
+}
+
+@Controller()
+class GuardedController {
+  @Get('ach')
+  @PartnerRoute('transaction:write')
+  @RequiresFeature('ach_payments')
+  ach() {
+    return { ok: 'ach' };
+  }
+
+  @Get('me')
+  @PartnerRoute('partner:read')
+  me() {
+    return { ok: 'me' };
+  }
+
+  /** Declares no tier: nobody may call it. */
+  @Get('forgotten')
+  forgotten() {
+    return { ok: 'forgotten' };
+  }
+
+  @Get('health')
+  @PublicRoute()
+  health() {
+    return { ok: 'health' };
+  }
+
+  @Get('platform')
+  @OperatorRoute()
+  platform() {
+    return { ok: 'platform' };
+  }
+}
+
+@RequiresFeature('terminals')
+@PartnerRoute('terminal:read')
+@Controller('terminals')
+class FeatureGatedController {
+  @Get()
+  list() {
+    return { ok: 'terminals' };
+  }
+}
+
+const operatorKey = generateKey('cop');
+let now = 0;
+const directory = new MemoryCredentialDirectory();
+
+@Module({
+  controllers: [GuardedController, FeatureGatedController],
+  providers: [
+    { provide: OperatorKey, useValue: new OperatorKey(operatorKey.hash) },
+    { provide: CredentialDirectory, useValue: directory },
+    { provide: RateLimiter, useValue: new RateLimiter(() => now) },
+    { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_FILTER, useClass: ProblemFilter },
+  ],
+})
+class GuardTestModule {}
+
+/** Registers a partner key in the directory and returns the full key. */
+function partnerKey(overrides: Partial<PartnerCredential> = {}): string {
+  const key = generateKey('csk');
+  directory.keys.set(key.prefix, {
+    keyId: `key-${key.prefix}`,
+    prefix: key.prefix,
+    partnerId: `partner-${key.prefix}`,
+    keyHash: hashKey(key.key),
+    scopes: ['partner:read', 'transaction:write', 'terminal:read'],
+    enabledFeatures: [],
+    ipAllowlist: [],
+    rateLimitTier: 'STANDARD',
+    ...overrides,
+  });
+  return key.key;
+}
+
+describe('AuthGuard in a Nest Fastify app', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await NestFactory.create<NestFastifyApplication>(GuardTestModule, new FastifyAdapter(), {
+      logger: false,
+    });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+  afterAll(() => app.close());
+
+  async function get(url: string, key?: string, remoteAddress = '127.0.0.1') {
+    const res = await app.inject({
+      method: 'GET',
+      url,
+      remoteAddress,
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+    });
+    return { status: res.statusCode, headers: res.headers, body: res.json() as Record<string, unknown> };
+  }
+
+  function expectProblem(res: Awaited<ReturnType<typeof get>>, status: number, code: string) {
+    expect({ status: res.status, type: res.headers['content-type'], body: res.body }).toMatchObject({
+      status,
+      type: expect.stringMatching(/^application\/problem\+json/),
+      body: { status, code, title: expect.any(String), detail: expect.any(String) },
+    });
+  }
+
+  describe('@RequiresFeature', () => {
+    it('refuses a partner without the flag with 403 feature_not_enabled', async () => {
+      expectProblem(await get('/ach', partnerKey()), 403, 'feature_not_enabled');
+      expectProblem(
+        await get('/ach', partnerKey({ enabledFeatures: ['recurring_billing'] })),
+        403,
+        'feature_not_enabled',
+      );
+    });
+
+    it('lets a partner with the flag through', async () => {
+      const res = await get('/ach', partnerKey({ enabledFeatures: ['stored_credentials', 'ach_payments'] }));
+      expect(res).toMatchObject({ status: 200, body: { ok: 'ach' } });
+    });
+
+    it('checks the scope before the feature: a key without the scope is 403 unauthorized', async () => {
+      const key = partnerKey({ scopes: ['partner:read'], enabledFeatures: [] });
+      expectProblem(await get('/ach', key), 403, 'unauthorized');
+    });
+
+    it('applies a class-level feature to every handler of the controller', async () => {
+      expectProblem(await get('/terminals', partnerKey()), 403, 'feature_not_enabled');
+      expect((await get('/terminals', partnerKey({ enabledFeatures: ['terminals'] }))).status).toBe(200);
+    });
+
+    it('does not gate routes that do not ask for a feature', async () => {
+      expect((await get('/me', partnerKey())).status).toBe(200);
+    });
+
+    it('still authenticates first: no key is 401 even on a feature route', async () => {
+      expectProblem(await get('/ach'), 401, 'unauthorized');
+    });
+  });
+
+  describe('tiers', () => {
+    it('fails closed: a route that declares no tier is 403 for every caller', async () => {
+      expectProblem(await get('/forgotten'), 403, 'unauthorized');
+      expectProblem(
+        await get('/forgotten', partnerKey({ enabledFeatures: ['ach_payments'] })),
+        403,
+        'unauthorized',
+      );
+      expectProblem(await get('/forgotten', operatorKey.key), 403, 'unauthorized');
+    });
+
+    it('a public route needs no key', async () => {
+      expect(await get('/health')).toMatchObject({ status: 200, body: { ok: 'health' } });
+    });
+
+    it('the operator key opens operator routes only; partner keys are refused there', async () => {
+      expect((await get('/platform', operatorKey.key)).status).toBe(200);
+      expectProblem(await get('/me', operatorKey.key), 403, 'unauthorized');
+      expectProblem(await get('/platform', partnerKey()), 403, 'unauthorized');
+      expectProblem(await get('/platform', generateKey('cop').key), 401, 'unauthorized');
+    });
+
+    it('refuses unknown, forged and malformed partner keys with 401', async () => {
+      expectProblem(await get('/me', generateKey('csk').key), 401, 'unauthorized');
+      const real = partnerKey();
+      expectProblem(
+        await get('/me', `${real.slice(0, -1)}${real.endsWith('A') ? 'B' : 'A'}`),
+        401,
+        'unauthorized',
+      );
+      expectProblem(await get('/me', 'csk_nope'), 401, 'unauthorized');
+    });
+  });
+
+  describe('IP allow-list and rate limit', () => {
+    it('admits only addresses in the allow-list', async () => {
+      const key = partnerKey({ ipAllowlist: ['10.0.0.0/8', '2001:db8::/32'] });
+      expect((await get('/me', key, '10.1.2.3')).status).toBe(200);
+      expect((await get('/me', key, '::ffff:10.9.9.9')).status).toBe(200);
+      expect((await get('/me', key, '2001:db8::7')).status).toBe(200);
+      expectProblem(await get('/me', key, '127.0.0.1'), 403, 'ip_not_allowed');
+      expectProblem(await get('/me', key, '2001:db9::1'), 403, 'ip_not_allowed');
+    });
+
+    it('limits per partner by tier and resets with the window', async () => {
+      now = 0;
+      const key = partnerKey({ rateLimitTier: 'SANDBOX' });
+      for (let i = 0; i < 120; i++) expect((await get('/me', key)).status).toBe(200);
+      now = 20_000;
+      const limited = await get('/me', key);
+      expectProblem(limited, 429, 'rate_limited');
+      expect(limited.headers['retry-after']).toBe('40');
+      expect(limited.headers['ratelimit-limit']).toBe('120');
+      expect((await get('/me', partnerKey({ rateLimitTier: 'SANDBOX' }))).status).toBe(200);
+      now = 60_000;
+      const again = await get('/me', key);
+      expect(again.status).toBe(200);
+      expect(again.headers['ratelimit-remaining']).toBe('119');
+    });
+  });
+});

@@ -1,0 +1,107 @@
+import { Pool } from 'pg';
+import { createTestDatabase, dropTestDatabase } from '../../../../test/support/database';
+import { FixedClock } from '../clock/clock';
+import { canonicalJson, fingerprintOf, IdempotencyStore } from './idempotency-store';
+
+describe('IdempotencyStore on PostgreSQL', () => {
+  const clock = new FixedClock(new Date('2026-11-01T00:00:00Z'));
+  let url: string;
+  let pool: Pool;
+  let store: IdempotencyStore;
+  beforeAll(async () => {
+    url = await createTestDatabase('idempotency');
+    pool = new Pool({ connectionString: url });
+    await IdempotencyStore.migrate(pool);
+    await IdempotencyStore.migrate(pool); // idempotent itself
+    store = new IdempotencyStore(pool, clock, { leaseSeconds: 30 });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await dropTestDatabase(url);
+  });
+
+  const fp = fingerprintOf('POST', '/api/v1/x', { a: 1 });
+
+  it('runs a new key, replays the stored answer, and refuses another body', async () => {
+    const first = await store.begin('partner:p1', 'k1', fp);
+    expect(first).toMatchObject({ kind: 'execute', resumed: false });
+    if (first.kind !== 'execute') throw new Error('unreachable');
+    const secret = { api_key: 'csk_abcdefgh_THIS-IS-THE-SECRET-0123456789' };
+    await store.complete('partner:p1', 'k1', first.commandId, {
+      status: 201,
+      headers: { 'content-type': 'application/json' },
+      body: secret,
+    });
+    expect(await store.begin('partner:p1', 'k1', fp)).toEqual({
+      kind: 'replay',
+      response: { status: 201, headers: { 'content-type': 'application/json' }, body: secret },
+    });
+    expect(await store.begin('partner:p1', 'k1', fingerprintOf('POST', '/api/v1/x', { a: 2 }))).toEqual({
+      kind: 'reused',
+    });
+    // Neither the key nor the answer is readable in the table.
+    const { rows } = await pool.query('select * from platform.idempotency_records');
+    const dump =
+      JSON.stringify(rows) + rows.map((r) => (r.response_body as Buffer).toString('latin1')).join('');
+    expect(dump).not.toContain('THIS-IS-THE-SECRET');
+    expect(rows.some((r) => r.key_hash === 'k1')).toBe(false);
+  });
+
+  it('scopes keys: the same key in another scope runs on its own', async () => {
+    await store.begin('partner:p2', 'shared', fp);
+    expect(await store.begin('partner:p3', 'shared', fp)).toMatchObject({ kind: 'execute' });
+  });
+
+  it('answers in_progress while the lease lives, and lets a retry take over under the same command id after abandon', async () => {
+    const first = await store.begin('partner:p1', 'k2', fp);
+    if (first.kind !== 'execute') throw new Error('unreachable');
+    const busy = await store.begin('partner:p1', 'k2', fp);
+    expect(busy.kind).toBe('in_progress');
+    if (busy.kind === 'in_progress') expect(busy.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    await store.abandon('partner:p1', 'k2', first.commandId);
+    expect(await store.begin('partner:p1', 'k2', fp)).toEqual({
+      kind: 'execute',
+      commandId: first.commandId,
+      resumed: true,
+    });
+  });
+
+  it('only the run holding the command id completes the record', async () => {
+    const first = await store.begin('partner:p1', 'k3', fp);
+    if (first.kind !== 'execute') throw new Error('unreachable');
+    await store.complete('partner:p1', 'k3', '00000000-0000-4000-8000-000000000000', {
+      status: 200,
+      headers: {},
+      body: { wrong: true },
+    });
+    expect((await store.begin('partner:p1', 'k3', fp)).kind).toBe('in_progress');
+  });
+
+  it('treats a key older than 24 hours on the clock as fresh, and purges such records', async () => {
+    const first = await store.begin('partner:p4', 'old', fp);
+    if (first.kind !== 'execute') throw new Error('unreachable');
+    await store.complete('partner:p4', 'old', first.commandId, { status: 200, headers: {}, body: 1 });
+    clock.advance(24 * 3600 * 1000 - 1);
+    expect((await store.begin('partner:p4', 'old', fp)).kind).toBe('replay');
+    clock.advance(1);
+    const other = fingerprintOf('POST', '/api/v1/x', { other: true });
+    const fresh = await store.begin('partner:p4', 'old', other);
+    expect(fresh).toMatchObject({ kind: 'execute', resumed: false });
+    if (fresh.kind === 'execute') expect(fresh.commandId).not.toBe(first.commandId);
+
+    clock.advance(25 * 3600 * 1000);
+    expect(await store.purgeExpired()).toBeGreaterThan(0);
+    const { rows } = await pool.query('select count(*)::int as n from platform.idempotency_records');
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('fingerprints ignore JSON key order but not values, method or path', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}',
+    );
+    expect(fingerprintOf('POST', '/p', { a: 1, b: 2 })).toBe(fingerprintOf('POST', '/p', { b: 2, a: 1 }));
+    expect(fingerprintOf('POST', '/p', { a: 1 })).not.toBe(fingerprintOf('PUT', '/p', { a: 1 }));
+    expect(fingerprintOf('POST', '/p', { a: 1 })).not.toBe(fingerprintOf('POST', '/q', { a: 1 }));
+    expect(fingerprintOf('POST', '/p', { a: '1' })).not.toBe(fingerprintOf('POST', '/p', { a: 1 }));
+  });
+});

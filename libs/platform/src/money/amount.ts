@@ -1,0 +1,70 @@
+import { registerDecorator, type ValidationOptions } from 'class-validator';
+
+/**
+ * Amounts on the wire are decimal strings (spec "What the service does" rule 7): digits, and
+ * for a currency with minor units a point and at most that many decimals ("10", "10.5",
+ * "10.50"). Never a JSON number, never exponent notation, no sign, no spaces. Inside, an amount
+ * is an integer count of minor units (a bigint here; dinero.js does the arithmetic on them).
+ */
+export const CURRENCY_EXPONENTS: Readonly<Record<string, number>> = { USD: 2 };
+
+const DECIMAL = /^(0|[1-9][0-9]{0,14})(?:\.([0-9]+))?$/;
+
+export type AmountProblem = 'not_a_string' | 'malformed' | 'too_many_decimals' | 'unknown_currency';
+
+export function parseAmount(
+  value: unknown,
+  currency = 'USD',
+): { ok: true; minor: bigint } | { ok: false; problem: AmountProblem } {
+  if (typeof value !== 'string') return { ok: false, problem: 'not_a_string' };
+  const exponent = CURRENCY_EXPONENTS[currency];
+  if (exponent === undefined) return { ok: false, problem: 'unknown_currency' };
+  const match = DECIMAL.exec(value);
+  if (!match) return { ok: false, problem: 'malformed' };
+  const decimals = match[2] ?? '';
+  if (decimals.length > exponent) return { ok: false, problem: 'too_many_decimals' };
+  return { ok: true, minor: BigInt(match[1] + decimals.padEnd(exponent, '0')) };
+}
+
+/** Minor units back to the wire form with exactly the currency's decimals ("1050" → "10.50"). */
+export function formatAmount(minor: bigint, currency = 'USD'): string {
+  const exponent = CURRENCY_EXPONENTS[currency] ?? 2;
+  const negative = minor < 0n;
+  const digits = (negative ? -minor : minor).toString().padStart(exponent + 1, '0');
+  const whole = digits.slice(0, digits.length - exponent);
+  const fraction = exponent > 0 ? `.${digits.slice(digits.length - exponent)}` : '';
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}
+
+const MESSAGES: Record<AmountProblem, string> = {
+  not_a_string: 'must be a decimal string such as "10.00", not a number',
+  malformed: 'must be a decimal string such as "10.00"',
+  too_many_decimals: 'has more decimals than the currency allows',
+  unknown_currency: 'has an unsupported currency',
+};
+
+/** A DTO field holding an amount; `currencyField` names the sibling field with the currency. */
+export function IsDecimalAmount(currencyField?: string, options: ValidationOptions = {}) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isDecimalAmount',
+      target: target.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate(value: unknown, args) {
+          const currency = currencyField
+            ? String((args?.object as Record<string, unknown>)[currencyField] ?? 'USD')
+            : 'USD';
+          return parseAmount(value, currency).ok;
+        },
+        defaultMessage(args) {
+          const currency = currencyField
+            ? String((args?.object as Record<string, unknown>)[currencyField] ?? 'USD')
+            : 'USD';
+          const result = parseAmount(args?.value, currency);
+          return result.ok ? 'is valid' : MESSAGES[result.problem];
+        },
+      },
+    });
+}

@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { OPERATOR_KEY, useTestPlatform } from '../support/api';
+
+/** The README's partner quickstart, run as written (only BASE and OP point at this service). */
+function quickstart(base: string): string {
+  const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const block = /<!-- partner-quickstart -->\s*```sh\n([\s\S]*?)```\s*<!-- \/partner-quickstart -->/.exec(
+    readme,
+  );
+  if (!block) throw new Error('README has no partner-quickstart block');
+  const script = block[1];
+  expect(script).toMatch(/^BASE=.*$/m);
+  expect(script).toMatch(/^OP=.*$/m);
+  return script.replace(/^BASE=.*$/m, `BASE=${base}`).replace(/^OP=.*$/m, `OP=${OPERATOR_KEY}`);
+}
+
+function runBash(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['--norc', '--noprofile', '-e', '-o', 'pipefail', '-c', script], {
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('README partner quickstart', () => {
+  const platform = useTestPlatform();
+
+  it('works when pasted into a shell', async () => {
+    const result = await runBash(quickstart(`${platform().service.url}/api/v1`));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const partnerId = /^partner ([0-9a-f-]{36})$/m.exec(result.stdout)?.[1];
+    expect(partnerId).toBeDefined();
+    expect(result.stdout).toContain('"name":"Acme Software"'); // /partner/me answered
+    expect(result.stdout).toContain('"certification_status":"PENDING"');
+    expect(result.stdout).toContain('"overall":"operational"');
+    expect(result.stdout).toContain('"flag_name":"ach_payments","partner_id"');
+    expect(result.stdout).toContain('"webhook_url":"http://127.0.0.1:9000/webhooks"');
+    for (const type of [
+      'PartnerCreated',
+      'ApiKeyIssued',
+      'FeatureFlagChanged',
+      'PartnerSettingsChanged',
+      'CertificationFlowStarted',
+    ]) {
+      expect(result.stdout).toContain(`"type":"${type}"`);
+    }
+    expect(result.stdout).not.toContain('"status":4'); // no problem answers anywhere
+  });
+});
