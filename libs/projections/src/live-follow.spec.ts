@@ -41,10 +41,35 @@ describe('following appends live', () => {
     await runner.stop();
   });
 
-  it('without notifications and a long poll, an append waits for the next poll', async () => {
+  it('without notifications and a long poll, an append waits for the next poll or for a reader waiting on it', async () => {
     const runner = h.runner([noter()], { wakeUp: 'poll', pollIntervalMs: NEVER });
     await caughtUp(runner);
-    expect(await runner.waitFor(await h.note('live-none', 1), ['noter'], 500)).toBe(false);
+    const position = await h.note('live-none', 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [status] = await runner.status();
+    expect(BigInt(status.checkpoint)).toBeLessThan(position); // nothing woke the worker
+    // A caller of waitFor (read-your-writes after a command) wakes it and is answered quickly.
+    expect(await runner.waitFor(position, ['noter'], 2000)).toBe(true);
+    await runner.stop();
+  });
+
+  it('a reader waiting on an event hidden behind another open transaction gets it once that transaction ends', async () => {
+    const runner = h.runner([noter()], { pollIntervalMs: NEVER });
+    await caughtUp(runner);
+    const blocker = await h.pool.connect();
+    try {
+      // An open transaction with an id hides later commits from the store's readers (ADR 0001):
+      // the append's one NOTIFY is spent on a read that cannot see it yet.
+      await blocker.query('begin');
+      await blocker.query('select pg_current_xact_id()');
+      const position = await h.note('live-hidden', 1);
+      const waited = runner.waitFor(position, ['noter'], 5000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await blocker.query('commit');
+      expect(await waited).toBe(true);
+    } finally {
+      blocker.release();
+    }
     await runner.stop();
   });
 

@@ -100,6 +100,8 @@ interface Worker {
  */
 export class ProjectionRunner {
   private readonly workers = new Map<string, Worker>();
+  /** Positions callers of waitFor are waiting for (one entry per pending call). */
+  private readonly awaited: bigint[] = [];
   private readonly progress = new EventEmitter();
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
@@ -163,10 +165,13 @@ export class ProjectionRunner {
     };
     const now = verdict();
     if (now !== null) return now;
+    this.awaited.push(position);
+    this.ringAll(); // a worker asleep before this append was visible re-reads now
     return new Promise<boolean>((resolve) => {
       const finish = (result: boolean): void => {
         clearTimeout(timer);
         this.progress.off('progress', onProgress);
+        this.awaited.splice(this.awaited.indexOf(position), 1);
         resolve(result);
       };
       const onProgress = (): void => {
@@ -282,6 +287,7 @@ export class ProjectionRunner {
   }
 
   private async run(worker: Worker): Promise<void> {
+    let backoffMs = 0;
     while (!this.stopping) {
       if (worker.paused) {
         // Forget rings while paused (a remembered one would make this a busy loop); the swap
@@ -306,7 +312,12 @@ export class ProjectionRunner {
       }
       if (caughtUp && !this.stopping) {
         this.listener?.ensure();
-        await worker.alarm.sleep(this.pollIntervalMs);
+        // Someone waits for a position this worker has not reached: the event is committed but
+        // hidden behind another open transaction (ADR 0001), and its one NOTIFY is spent. Look
+        // again soon, backing off, rather than after a whole poll interval.
+        const waitedFor = this.awaited.some((position) => position > worker.checkpoint);
+        backoffMs = waitedFor ? Math.min(backoffMs === 0 ? 5 : backoffMs * 2, this.pollIntervalMs) : 0;
+        await worker.alarm.sleep(waitedFor ? backoffMs : this.pollIntervalMs);
       }
     }
   }
