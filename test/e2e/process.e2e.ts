@@ -110,6 +110,13 @@ describe('the service process', () => {
     expect(audit.status).toBe(0);
     expect(audit.stdout).toContain('PartnerCreated');
     expect(audit.stdout).toContain('process-test-partner'); // the idempotency key in the metadata
+    // A rebuild from the command line swaps the read model under the running service.
+    const rebuilt = ops('rebuild', 'partner-list');
+    expect(rebuilt.status).toBe(0);
+    const listed = await fetch(`${url}/api/v1/platform/partners`, {
+      headers: { authorization: `Bearer ${operatorKey}` },
+    });
+    expect(((await listed.json()) as { data: { id: string }[] }).data.map((p) => p.id)).toEqual([partnerId]);
     const history = ops('history', 'partner', '00000000-0000-4000-8000-000000000000');
     expect(history.status).toBe(1);
     expect(history.stderr).toContain('no events for partner');
