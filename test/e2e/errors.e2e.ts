@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OPERATOR_KEY, useTestPlatform, type ApiResponse } from '../support/api';
-import { expectNoCors, expectProblem } from '../support/expect-problem';
+import { expectNoCors, expectProblemDetails } from '../support/problems';
 
 /**
  * The error surface over real HTTP (CONTRACT §7): every failure is `application/problem+json`
@@ -45,14 +45,14 @@ describe('errors: problem+json for every failure', () => {
   describe('routing', () => {
     it('answers an unknown route with 404 not_found', async () => {
       const res = await platform().operator.get('/no-such-thing');
-      const body = expectProblem(res, { status: 404, code: 'not_found', title: 'Not Found' });
+      const body = expectProblemDetails(res, { status: 404, code: 'not_found', title: 'Not Found' });
       expect(body.detail).toContain('/api/v1/no-such-thing');
       expectNoCors(res.headers);
     });
 
     it('answers an unknown path below a known one with 404, not 405', async () => {
       const res = await platform().operator.get(`/platform/partners/${randomUUID()}/nothing-here`);
-      expectProblem(res, { status: 404, code: 'not_found', title: 'Not Found' });
+      expectProblemDetails(res, { status: 404, code: 'not_found', title: 'Not Found' });
       expect(res.headers.get('allow')).toBeNull();
     });
 
@@ -63,7 +63,7 @@ describe('errors: problem+json for every failure', () => {
       ['GET', `/platform/partners/${randomUUID()}/api-keys/${randomUUID()}/rotate`, ['POST']],
     ])('answers %s %s with 405 method_not_allowed and an Allow header', async (method, path, allowed) => {
       const res = await platform().operator.call(method, path, { idempotencyKey: null });
-      const body = expectProblem(res, {
+      const body = expectProblemDetails(res, {
         status: 405,
         code: 'method_not_allowed',
         title: 'Method Not Allowed',
@@ -81,7 +81,7 @@ describe('errors: problem+json for every failure', () => {
       const res = await raw('POST', '/platform/partners', '{"name": "Broken",', {
         'content-type': 'application/json',
       });
-      const body = expectProblem(res, {
+      const body = expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -93,7 +93,7 @@ describe('errors: problem+json for every failure', () => {
 
     it('answers an empty body sent as JSON with 400 validation_error', async () => {
       const res = await raw('POST', '/platform/partners', '', { 'content-type': 'application/json' });
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -113,7 +113,7 @@ describe('errors: problem+json for every failure', () => {
     ])('answers a %s body with 415 unsupported_media_type and creates nothing', async (type, text) => {
       const before = await partnerCount();
       const res = await raw('POST', '/platform/partners', text, { 'content-type': type });
-      const body = expectProblem(res, {
+      const body = expectProblemDetails(res, {
         status: 415,
         code: 'unsupported_media_type',
         title: 'Unsupported Media Type',
@@ -133,14 +133,14 @@ describe('errors: problem+json for every failure', () => {
       const before = await partnerCount();
       const huge = JSON.stringify({ ...partnerBody(), dba: 'x'.repeat(1024 * 1024 + 10) });
       const res = await raw('POST', '/platform/partners', huge, { 'content-type': 'application/json' });
-      expectProblem(res, { status: 413, code: 'payload_too_large', title: 'Payload Too Large' });
+      expectProblemDetails(res, { status: 413, code: 'payload_too_large', title: 'Payload Too Large' });
       expect(await partnerCount()).toBe(before);
     });
 
     it('accepts a body just under 1 MiB up to validation (400 on the field, not 413)', async () => {
       const big = JSON.stringify({ ...partnerBody(), dba: 'x'.repeat(1000 * 1000) });
       const res = await raw('POST', '/platform/partners', big, { 'content-type': 'application/json' });
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -151,7 +151,7 @@ describe('errors: problem+json for every failure', () => {
     it('names an unknown body field in errors', async () => {
       const before = await partnerCount();
       const res = await platform().operator.post('/platform/partners', { ...partnerBody(), nickname: 'x' });
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -162,7 +162,7 @@ describe('errors: problem+json for every failure', () => {
 
     it('lists each missing required field once', async () => {
       const res = await platform().operator.post('/platform/partners', {});
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -176,7 +176,7 @@ describe('errors: problem+json for every failure', () => {
 
     it('lists only the fields that are missing', async () => {
       const res = await platform().operator.post('/platform/partners', { name: 'Only A Name' });
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -194,7 +194,7 @@ describe('errors: problem+json for every failure', () => {
       ['JSON null', 'null'],
     ])('refuses %s as the body with 400', async (_what, text) => {
       const res = await raw('POST', '/platform/partners', text, { 'content-type': 'application/json' });
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -205,7 +205,7 @@ describe('errors: problem+json for every failure', () => {
     it('refuses a number where a string is due, without coercing it', async () => {
       const before = await partnerCount();
       const res = await platform().operator.post('/platform/partners', { ...partnerBody(), name: 12345 });
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -222,7 +222,7 @@ describe('errors: problem+json for every failure', () => {
           enabled: 'true',
         },
       );
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -242,7 +242,7 @@ describe('errors: problem+json for every failure', () => {
           floor: 3,
         },
       });
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -258,7 +258,7 @@ describe('errors: problem+json for every failure', () => {
         ...partnerBody(),
         business_address: '1 Main St',
       });
-      const body = expectProblem(res, { status: 400, code: 'validation_error', title: 'Bad Request' });
+      const body = expectProblemDetails(res, { status: 400, code: 'validation_error', title: 'Bad Request' });
       expect(body.errors.map((e: { field: string }) => e.field)).toContain('business_address');
     });
 
@@ -281,7 +281,7 @@ describe('errors: problem+json for every failure', () => {
   describe('path parameters and records', () => {
     it('answers a malformed path UUID with 400 naming the parameter', async () => {
       const res = await platform().operator.get('/platform/partners/not-a-uuid');
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -292,7 +292,7 @@ describe('errors: problem+json for every failure', () => {
     it('answers an unknown partner id with 404 partner_not_found', async () => {
       const id = randomUUID();
       const res = await platform().operator.get(`/platform/partners/${id}`);
-      const body = expectProblem(res, { status: 404, code: 'partner_not_found', title: 'Not Found' });
+      const body = expectProblemDetails(res, { status: 404, code: 'partner_not_found', title: 'Not Found' });
       expect(body.errors).toBeUndefined();
     });
   });
@@ -304,7 +304,7 @@ describe('errors: problem+json for every failure', () => {
       });
       expect(res.headers.get('x-request-id')).toBe('errors-req.42');
       expect(res.body.request_id).toBe('errors-req.42');
-      expectProblem(res, { status: 400, code: 'validation_error', title: 'Bad Request' });
+      expectProblemDetails(res, { status: 400, code: 'validation_error', title: 'Bad Request' });
     });
 
     it('carries the request id on errors raised before routing (bad JSON, 404, 405)', async () => {

@@ -8,7 +8,7 @@ import { generateKey } from '../../libs/platform/src/auth/secret-key';
 import { idFor } from '../../libs/platform/src/http/request-metadata';
 import { fingerprintOf } from '../../libs/platform/src/idempotency/idempotency-store';
 import { useTestPlatform, type ApiClient, type ApiResponse } from '../support/api';
-import { expectProblem } from '../support/expect-problem';
+import { expectProblemDetails } from '../support/problems';
 
 /**
  * Idempotency-Key over real HTTP (spec Limits, ADR 0004): header rules, replay with identical
@@ -96,7 +96,7 @@ describe('idempotency', () => {
       const eventsBefore = (await events(partner.id)).length;
       const body = path === '/platform/partners' ? partnerBody() : { enabled: true };
       const res = await client.call(method, path, { body, idempotencyKey: null });
-      const problem = expectProblem(res, {
+      const problem = expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -109,7 +109,7 @@ describe('idempotency', () => {
 
     it('is checked before the body: a missing key on an invalid body names only the header', async () => {
       const res = await operator().post('/platform/partners', { nope: 1 }, { idempotencyKey: null });
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -128,7 +128,7 @@ describe('idempotency', () => {
     ])('refuses a key with %s: 400 validation_error', async (_what, key) => {
       const before = await partnerCount();
       const res = await operator().post('/platform/partners', partnerBody(), { idempotencyKey: key });
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -155,7 +155,7 @@ describe('idempotency', () => {
         const res = await operator().post('/platform/partners', partnerBody(), {
           idempotencyKey: `${prefix}${randomUUID()}`,
         });
-        const problem = expectProblem(res, {
+        const problem = expectProblemDetails(res, {
           status: 400,
           code: 'idempotency_key_reserved',
           title: 'Bad Request',
@@ -173,7 +173,7 @@ describe('idempotency', () => {
         { enabled: true },
         { idempotencyKey: `hpp:${randomUUID()}` },
       );
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'idempotency_key_reserved',
         title: 'Bad Request',
@@ -268,7 +268,11 @@ describe('idempotency', () => {
         { ...body, name: 'Something Else' },
         { idempotencyKey: key },
       );
-      expectProblem(res, { status: 422, code: 'idempotency_key_reused', title: 'Unprocessable Entity' });
+      expectProblemDetails(res, {
+        status: 422,
+        code: 'idempotency_key_reused',
+        title: 'Unprocessable Entity',
+      });
       expect(res.headers.get('x-idempotent-replay')).toBeNull();
       expect(await partnerCount()).toBe(count);
       // The refusal is not stored in place of the answer: the original still replays.
@@ -281,7 +285,11 @@ describe('idempotency', () => {
       expectFresh(await partner.client.put(flagPath(), { enabled: true }, { idempotencyKey: key }), 200);
       const length = (await events(partner.id)).length;
       const res = await partner.client.put(flagPath(), { enabled: false }, { idempotencyKey: key });
-      expectProblem(res, { status: 422, code: 'idempotency_key_reused', title: 'Unprocessable Entity' });
+      expectProblemDetails(res, {
+        status: 422,
+        code: 'idempotency_key_reused',
+        title: 'Unprocessable Entity',
+      });
       expect(await events(partner.id)).toHaveLength(length);
     });
 
@@ -298,7 +306,11 @@ describe('idempotency', () => {
         { enabled: true },
         { idempotencyKey: key },
       );
-      expectProblem(res, { status: 422, code: 'idempotency_key_reused', title: 'Unprocessable Entity' });
+      expectProblemDetails(res, {
+        status: 422,
+        code: 'idempotency_key_reused',
+        title: 'Unprocessable Entity',
+      });
       expect(await events(partner.id)).toHaveLength(length);
 
       const opKey = randomUUID();
@@ -308,7 +320,11 @@ describe('idempotency', () => {
         {},
         { idempotencyKey: opKey },
       );
-      expectProblem(other, { status: 422, code: 'idempotency_key_reused', title: 'Unprocessable Entity' });
+      expectProblemDetails(other, {
+        status: 422,
+        code: 'idempotency_key_reused',
+        title: 'Unprocessable Entity',
+      });
     });
 
     it('replays a stored 4xx answer with the replay header', async () => {
@@ -319,7 +335,11 @@ describe('idempotency', () => {
         {},
         { idempotencyKey: key, headers: { 'x-request-id': 'first-404' } },
       );
-      const original = expectProblem(first, { status: 404, code: 'partner_not_found', title: 'Not Found' });
+      const original = expectProblemDetails(first, {
+        status: 404,
+        code: 'partner_not_found',
+        title: 'Not Found',
+      });
       expect(original.request_id).toBe('first-404');
       expect(first.headers.get('x-idempotent-replay')).toBeNull();
 
@@ -328,7 +348,11 @@ describe('idempotency', () => {
         {},
         { idempotencyKey: key, headers: { 'x-request-id': 'second-404' } },
       );
-      const replayed = expectProblem(second, { status: 404, code: 'partner_not_found', title: 'Not Found' });
+      const replayed = expectProblemDetails(second, {
+        status: 404,
+        code: 'partner_not_found',
+        title: 'Not Found',
+      });
       expect(second.headers.get('x-idempotent-replay')).toBe('true');
       // Same problem; its request_id names the request that got this response.
       expect(replayed.request_id).toBe('second-404');
@@ -339,9 +363,17 @@ describe('idempotency', () => {
       const key = randomUUID();
       const body = { name: 'Only A Name' };
       const first = await operator().post('/platform/partners', body, { idempotencyKey: key });
-      const original = expectProblem(first, { status: 400, code: 'validation_error', title: 'Bad Request' });
+      const original = expectProblemDetails(first, {
+        status: 400,
+        code: 'validation_error',
+        title: 'Bad Request',
+      });
       const second = await operator().post('/platform/partners', body, { idempotencyKey: key });
-      const replayed = expectProblem(second, { status: 400, code: 'validation_error', title: 'Bad Request' });
+      const replayed = expectProblemDetails(second, {
+        status: 400,
+        code: 'validation_error',
+        title: 'Bad Request',
+      });
       expect(second.headers.get('x-idempotent-replay')).toBe('true');
       expect(replayed.errors).toEqual(original.errors);
     });
@@ -399,7 +431,12 @@ describe('idempotency', () => {
       expect(fresh).toHaveLength(1);
       for (const other of answers.filter((a) => a !== fresh[0])) {
         if (other.status === 201) expectReplayOf(other, fresh[0]);
-        else expectProblem(other, { status: 409, code: 'idempotency_key_in_progress', title: 'Conflict' });
+        else
+          expectProblemDetails(other, {
+            status: 409,
+            code: 'idempotency_key_in_progress',
+            title: 'Conflict',
+          });
       }
       expect(await partnerCount()).toBe(before + 1);
     });
@@ -411,7 +448,7 @@ describe('idempotency', () => {
       const before = await partnerCount();
 
       const busy = await operator().post('/platform/partners', body, { idempotencyKey: key });
-      const problem = expectProblem(busy, {
+      const problem = expectProblemDetails(busy, {
         status: 409,
         code: 'idempotency_key_in_progress',
         title: 'Conflict',
@@ -435,7 +472,7 @@ describe('idempotency', () => {
       const key = randomUUID();
       await beginAsCrashedRun(`partner:${partner.id}`, key, 'PUT', flagPath(), { enabled: true });
       const busy = await partner.client.put(flagPath(), { enabled: true }, { idempotencyKey: key });
-      expectProblem(busy, { status: 409, code: 'idempotency_key_in_progress', title: 'Conflict' });
+      expectProblemDetails(busy, { status: 409, code: 'idempotency_key_in_progress', title: 'Conflict' });
       expect(busy.headers.get('retry-after')).toMatch(/^\d+$/);
       // Another partner is not blocked by it.
       const other = await platform().newPartner();
@@ -637,7 +674,11 @@ describe('idempotency', () => {
 
       await advance(operator(), 86_400 - 100);
       const early = await operator().post('/platform/partners', changed, { idempotencyKey: key });
-      expectProblem(early, { status: 422, code: 'idempotency_key_reused', title: 'Unprocessable Entity' });
+      expectProblemDetails(early, {
+        status: 422,
+        code: 'idempotency_key_reused',
+        title: 'Unprocessable Entity',
+      });
 
       await advance(operator(), 100);
       const before = await partnerCount();

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are JSON the tests inspect freely */
 import { useTestPlatform } from '../support/api';
-import { expectProblem } from '../support/expect-problem';
+import { expectProblemDetails } from '../support/problems';
 
 /**
  * List pagination on `GET /platform/partners` (spec Endpoints and Limits): `page_size` 1 to 100
@@ -114,7 +114,7 @@ describe('pagination of GET /platform/partners', () => {
     'refuses page_size=%s with 400 naming page_size',
     async (value) => {
       const res = await list(`page_size=${value}`);
-      expectProblem(res, {
+      expectProblemDetails(res, {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',
@@ -185,21 +185,21 @@ describe('pagination of GET /platform/partners', () => {
       // Point it further back, keeping the signature: a forged position.
       decoded[decoded.length - 1] = '1';
       const forged = `${Buffer.from(JSON.stringify(decoded)).toString('base64url')}.${mac}`;
-      expectProblem(await list(`cursor=${encodeURIComponent(forged)}`), cursorProblem);
+      expectProblemDetails(await list(`cursor=${encodeURIComponent(forged)}`), cursorProblem);
     });
 
     it('refuses a cursor with a flipped character in its signature', async () => {
       const cursor = await aCursor();
       const last = cursor[cursor.length - 1];
       const flipped = cursor.slice(0, -1) + (last === 'A' ? 'B' : 'A');
-      expectProblem(await list(`cursor=${encodeURIComponent(flipped)}`), cursorProblem);
+      expectProblemDetails(await list(`cursor=${encodeURIComponent(flipped)}`), cursorProblem);
     });
 
     it('refuses a cursor over 256 characters', async () => {
       const cursor = await aCursor();
       const long = cursor + 'x'.repeat(257 - cursor.length);
       expect(long.length).toBe(257);
-      expectProblem(await list(`cursor=${encodeURIComponent(long)}`), {
+      expectProblemDetails(await list(`cursor=${encodeURIComponent(long)}`), {
         ...cursorProblem,
         errors: [{ field: 'cursor', message: 'must be 1 to 256 characters' }],
       });
@@ -208,17 +208,17 @@ describe('pagination of GET /platform/partners', () => {
     it.each([['garbage'], ['a.b'], ['a.b.c'], ['..'], ['%00'], ['']])(
       'refuses the cursor %p',
       async (value) => {
-        expectProblem(await list(`cursor=${value}`), cursorProblem);
+        expectProblemDetails(await list(`cursor=${value}`), cursorProblem);
       },
     );
 
     it('refuses two cursors', async () => {
       const cursor = encodeURIComponent(await aCursor());
-      expectProblem(await list(`cursor=${cursor}&cursor=${cursor}`), cursorProblem);
+      expectProblemDetails(await list(`cursor=${cursor}&cursor=${cursor}`), cursorProblem);
     });
 
     it('names both page_size and cursor when both are wrong', async () => {
-      expectProblem(await list('page_size=0&cursor=garbage'), {
+      expectProblemDetails(await list('page_size=0&cursor=garbage'), {
         status: 400,
         code: 'validation_error',
         title: 'Bad Request',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, type Pool } from 'pg';
 import type { Clock } from '../../../platform/src/clock/clock';
+import { migrateWithLock } from '../../../platform/src/database/migrate-with-lock';
 import { InvalidAppend, WrongExpectedRevision } from '../errors';
 import {
   EventStore,
@@ -236,19 +237,7 @@ export class PostgresEventStore extends EventStore {
    * they queue on an advisory lock instead of racing on `create ... if not exists`.
    */
   static async migrate(pool: Pool, options: Pick<PostgresEventStoreOptions, 'schema'> = {}): Promise<void> {
-    const sql = migrationSql(schemaOf(options));
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      await client.query('select pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, MIGRATE_LOCK]);
-      await client.query(sql);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    await migrateWithLock(pool, [LOCK_CLASS, MIGRATE_LOCK], migrationSql(schemaOf(options)));
   }
 
   async appendToStream(

@@ -1,6 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { Clock } from '../clock/clock';
+import { migrateWithLock } from '../database/migrate-with-lock';
+
+/** Advisory-lock key of this table's migration (class 0x1de0, a namespace of our own). */
+const IDEMPOTENCY_MIGRATE_LOCK: [number, number] = [0x1de0, 1];
 
 /** What a write answered, kept so that a retry gets the very same answer. */
 export interface StoredResponse {
@@ -64,18 +68,7 @@ export class IdempotencyStore {
   }
 
   static async migrate(pool: Pool): Promise<void> {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      await client.query("select pg_advisory_xact_lock(hashtext('platform.idempotency_records'))");
-      await client.query(SCHEMA);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    await migrateWithLock(pool, IDEMPOTENCY_MIGRATE_LOCK, SCHEMA);
   }
 
   async begin(scope: string, key: string, fingerprint: string): Promise<BeginOutcome> {
