@@ -13,10 +13,13 @@ import { PartnerListProjector } from './partner-list/partner-list.projector';
 import { PartnerListCreatedPosition1764000000001 } from './partner-list/1764000000001-partner-list-created-position.migration';
 import { PartnerAccess1764000000000 } from './partner-access/1764000000000-partner-access.migration';
 import { PartnerAccessProjector } from './partner-access/partner-access.projector';
+import { MerchantList1764100000000 } from './merchant-list/1764100000000-merchant-list.migration';
+import { MerchantListProjector } from './merchant-list/merchant-list.projector';
 
 export const PROJECTORS: (() => Projector)[] = [
   () => new PartnerListProjector(),
   () => new PartnerAccessProjector(),
+  () => new MerchantListProjector(),
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -28,4 +31,5 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   PartnerList1763900000000,
   PartnerAccess1764000000000,
   PartnerListCreatedPosition1764000000001,
+  MerchantList1764100000000,
 ];

@@ -17,6 +17,7 @@ import { LOGGER } from '../../../libs/platform/src/logging/logger.token';
 import { CursorCodec } from '../../../libs/platform/src/pagination/pagination';
 import { createValidationPipe } from '../../../libs/platform/src/validation/validation.pipe';
 import { ConfigurationModule } from '../../../libs/configuration/src/configuration.module';
+import { MerchantsModule } from '../../../libs/merchants/src/merchants.module';
 import { PartnersModule } from '../../../libs/partners/src/partners.module';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
@@ -68,7 +69,7 @@ export class AppModule {
     };
     return {
       module: AppModule,
-      imports: [core, CqrsModule.forRoot(), PartnersModule, ConfigurationModule],
+      imports: [core, CqrsModule.forRoot(), PartnersModule, ConfigurationModule, MerchantsModule],
       controllers: [HealthController, PlatformOpsController, SystemStatusController],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },

@@ -13,7 +13,19 @@ import { partnerStream } from '../domain/partner-stream';
  */
 @Injectable()
 export class PartnerReader {
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly pool: Pool,
+  ) {}
+
+  /** `live_merchant_count`: the partner's merchants in state LIVE (merchant-list read model). */
+  async liveMerchantCount(partnerId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ count: number }>(
+      "select count(*)::int as count from merchant_list where partner_id = $1 and state = 'LIVE'",
+      [partnerId],
+    );
+    return rows[0].count;
+  }
 
   async history(partnerId: string): Promise<RecordedEvent[]> {
     return this.store.readStream(partnerStream(partnerId));

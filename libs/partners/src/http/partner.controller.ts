@@ -31,7 +31,7 @@ export class PartnerController {
       'PARTNER_IDENTITY_READ',
       request,
     );
-    return toPartnerResource(partner, this.config.appEnv, 0);
+    return toPartnerResource(partner, this.config.appEnv, await this.partners.liveMerchantCount(partner.id));
   }
 
   @Get('capabilities')
@@ -43,7 +43,8 @@ export class PartnerController {
   @Get('iam/partners/:id')
   @PartnerRoute('partner:read')
   async partner(@Param('id', UuidParam) id: string, @CurrentPartner() caller: PartnerPrincipal) {
-    return toPartnerResource(await this.own(id, caller), this.config.appEnv, 0);
+    const partner = await this.own(id, caller);
+    return toPartnerResource(partner, this.config.appEnv, await this.partners.liveMerchantCount(partner.id));
   }
 
   /** The partner's state history, from its stream (shape in docs/partners.md). */

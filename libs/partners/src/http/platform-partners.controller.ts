@@ -120,7 +120,8 @@ export class PlatformPartnersController {
 
   @Get(':partnerId')
   async read(@Param('partnerId', UuidParam) partnerId: string) {
-    return toPartnerResource(await this.partners.get(partnerId), this.config.appEnv, 0);
+    const partner = await this.partners.get(partnerId);
+    return toPartnerResource(partner, this.config.appEnv, await this.partners.liveMerchantCount(partnerId));
   }
 
   @Get(':partnerId/api-keys')

@@ -70,13 +70,12 @@ export function createValidationPipe(): ValidationPipe {
 
 class ProblemValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    // A DTO body must be a JSON object: an array, a string or no body at all is refused plainly.
-    if (
-      metadata.type === 'body' &&
-      metadata.metatype &&
-      this.toValidate(metadata) &&
-      (value === null || typeof value !== 'object' || Array.isArray(value))
-    ) {
+    const dtoBody = metadata.type === 'body' && metadata.metatype && this.toValidate(metadata);
+    // No body at all reads as `{}`: its required fields are then named one by one, and a body
+    // whose fields are all optional may be left out.
+    if (dtoBody && value === undefined) return super.transform({}, metadata);
+    // A DTO body must be a JSON object: an array, a string or `null` is refused plainly.
+    if (dtoBody && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw validationProblem(
         [{ field: 'body', message: 'must be a JSON object' }],
         'the request body must be a JSON object',

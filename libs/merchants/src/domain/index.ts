@@ -1,0 +1,7 @@
+export * from './decide';
+export * from './merchant';
+export * from './merchant-errors';
+export * from './merchant-events';
+export * from './merchant-resource';
+export * from './merchant-states';
+export * from './merchant-stream';

@@ -1,0 +1,1 @@
+export const merchantStream = (merchantId: string): string => `merchant-${merchantId}`;

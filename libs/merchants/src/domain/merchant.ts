@@ -1,0 +1,191 @@
+import type { MerchantEvent, ProcessorMid } from './merchant-events';
+import type { EsignEnvelopeStatus, HipaaBaaStatus, MerchantChannel, MerchantState } from './merchant-states';
+
+export interface EsignEnvelope {
+  status: EsignEnvelopeStatus;
+  sentAt: string;
+  lastStatusAt: string;
+  reissueCount: number;
+}
+
+/** The merchant as its events make it: plain JSON (read models keep it as a snapshot). */
+export interface Merchant {
+  id: string;
+  partnerId: string;
+  businessName: string;
+  contactEmail: string;
+  contactName: string;
+  authorizedSignerName: string | null;
+  authorizedSignerEmail: string | null;
+  merchantCategoryCode: string;
+  state: MerchantState;
+  channel: MerchantChannel;
+  processorMids: ProcessorMid[];
+  gatewayMerchantId: string | null;
+  locationCount: number | null;
+  hipaaBaaStatus: HipaaBaaStatus;
+  pciSaqType: string | null;
+  /** The open clarification request; cleared when the partner responds. */
+  clarificationMessage: string | null;
+  rejectionReasonCode: string | null;
+  rejectionReason: string | null;
+  esignEnvelope: EsignEnvelope | null;
+  /** Why the merchant is suspended (or closed); cleared on reactivation. */
+  restrictionReason: string | null;
+  resubmissionCount: number;
+  resubmissionLimit: number;
+  /** The first submission (DRAFT → SUBMITTED). */
+  submittedAt: string | null;
+  createdAt: string;
+  /** Number of events applied: the `version` field of the API. */
+  version: number;
+  /** While SUSPENDED: the state `reactivate` returns to. */
+  suspendedFrom: MerchantState | null;
+  /** The provisioning step that failed last; kept through the retry (it resumes there). */
+  failedProvisioningStep: string | null;
+}
+
+/** Before MerchantCreated the merchant does not exist. */
+export type MerchantStateOrNone = Merchant | null;
+
+export const initialState = (): MerchantStateOrNone => null;
+
+/** Folds one event. Events are facts: evolve never throws and never refuses. */
+export function evolve(merchant: MerchantStateOrNone, event: MerchantEvent): MerchantStateOrNone {
+  if (event.type === 'MerchantCreated') {
+    const d = event.data;
+    return {
+      id: d.merchantId,
+      partnerId: d.partnerId,
+      businessName: d.businessName,
+      contactEmail: d.contactEmail,
+      contactName: d.contactName,
+      authorizedSignerName: d.authorizedSignerName,
+      authorizedSignerEmail: d.authorizedSignerEmail,
+      merchantCategoryCode: d.merchantCategoryCode,
+      state: 'DRAFT',
+      channel: d.channel,
+      processorMids: [],
+      gatewayMerchantId: null,
+      locationCount: d.locationCount,
+      hipaaBaaStatus: d.hipaaBaaStatus,
+      pciSaqType: null,
+      clarificationMessage: null,
+      rejectionReasonCode: null,
+      rejectionReason: null,
+      esignEnvelope: null,
+      restrictionReason: null,
+      resubmissionCount: 0,
+      resubmissionLimit: d.resubmissionLimit,
+      submittedAt: null,
+      createdAt: d.createdAt,
+      version: 1,
+      suspendedFrom: null,
+      failedProvisioningStep: null,
+    };
+  }
+  if (!merchant) return merchant;
+  const m: Merchant = { ...merchant, version: merchant.version + 1 };
+  const envelope = (status: EsignEnvelope['status'], at: string): EsignEnvelope | null =>
+    m.esignEnvelope && { ...m.esignEnvelope, status, lastStatusAt: at };
+
+  switch (event.type) {
+    case 'MerchantUpdated': {
+      const { merchantId: _id, partnerId: _partner, updatedAt: _at, ...changes } = event.data;
+      return { ...m, ...changes };
+    }
+    case 'MerchantSubmitted':
+      return { ...m, state: 'SUBMITTED', submittedAt: m.submittedAt ?? event.data.submittedAt };
+    case 'MerchantReviewStarted':
+      return { ...m, state: 'REVIEWING' };
+    case 'MerchantPrecheckApproved': {
+      const at = event.data.envelopeSentAt;
+      return {
+        ...m,
+        state: 'AWAITING_MERCHANT_SIGNATURE',
+        esignEnvelope: { status: 'SENT', sentAt: at, lastStatusAt: at, reissueCount: 0 },
+      };
+    }
+    case 'MerchantSignatureCompleted':
+      return {
+        ...m,
+        state: 'UNDERWRITING',
+        esignEnvelope: envelope('COMPLETED', event.data.signatureCompletedAt),
+      };
+    case 'MerchantSignatureDeclined':
+      return {
+        ...m,
+        state: 'REJECTED',
+        rejectionReasonCode: event.data.rejectionReasonCode,
+        rejectionReason: event.data.rejectionReason,
+        esignEnvelope: envelope('DECLINED', event.data.signatureDeclinedAt),
+      };
+    case 'MerchantUnderwritingPassed':
+      return { ...m, state: 'APPROVED' };
+    case 'MerchantUnderwritingFailed':
+      return {
+        ...m,
+        state: 'REJECTED',
+        rejectionReasonCode: event.data.rejectionReasonCode,
+        rejectionReason: event.data.rejectionReason,
+      };
+    case 'MerchantClarificationRequested':
+      return { ...m, state: 'AWAITING_CLARIFICATION', clarificationMessage: event.data.clarificationMessage };
+    case 'MerchantClarificationResponded':
+      return { ...m, state: 'REVIEWING', clarificationMessage: null };
+    case 'MerchantResubmitted':
+      return {
+        ...m,
+        state: 'REVIEWING',
+        resubmissionCount: event.data.resubmissionCount,
+        rejectionReasonCode: null,
+        rejectionReason: null,
+      };
+    case 'MerchantEnvelopeResent': {
+      const at = event.data.envelopeResentAt;
+      return {
+        ...m,
+        esignEnvelope: {
+          status: 'SENT',
+          sentAt: at,
+          lastStatusAt: at,
+          reissueCount: event.data.reissueCount,
+        },
+      };
+    }
+    case 'MerchantProvisioningStarted':
+      return { ...m, state: 'CONFIGURING', failedProvisioningStep: null };
+    case 'MerchantProvisioningFailed':
+      return { ...m, state: 'CONFIG_FAILED', failedProvisioningStep: event.data.step };
+    case 'MerchantProvisioningRetried':
+      return { ...m, state: 'CONFIGURING' };
+    case 'MerchantProvisioned':
+      return {
+        ...m,
+        state: 'ACTIVE',
+        processorMids: event.data.processorMids.map((p) => ({ processor: p.processor, mid: p.mid })),
+        gatewayMerchantId: event.data.gatewayMerchantId,
+        failedProvisioningStep: null,
+      };
+    case 'MerchantWentLive':
+      return { ...m, state: 'LIVE' };
+    case 'MerchantSuspended':
+      return {
+        ...m,
+        state: 'SUSPENDED',
+        suspendedFrom: event.data.suspendedFrom,
+        restrictionReason: event.data.reason,
+      };
+    case 'MerchantReactivated':
+      return { ...m, state: event.data.restoredState, suspendedFrom: null, restrictionReason: null };
+    case 'MerchantClosed':
+      return {
+        ...m,
+        state: 'CLOSED',
+        suspendedFrom: null,
+        restrictionReason: event.data.reason ?? m.restrictionReason,
+      };
+  }
+}
+
+export const merchantEvolver = { initialState, evolve };

@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import { Pool } from 'pg';
+import { PartnerRoute } from '../../../platform/src/auth/access';
+import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
+import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { ProjectionRunner } from '../../../projections/src';
+import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { hipaaBaaStatusFor } from '../application/merchant-catalog';
+import { ExecuteMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
+import { MerchantReader } from '../application/merchant-reader';
+import type { MerchantChanges } from '../domain/decide';
+import type { Merchant } from '../domain/merchant';
+import { toMerchantListItem, toMerchantResource } from '../domain/merchant-resource';
+import { MERCHANT_STATES } from '../domain/merchant-states';
+import {
+  CreateMerchantDto,
+  MCC_PATTERN,
+  RespondClarificationDto,
+  ResubmitDto,
+  UpdateMerchantDto,
+} from './merchant.dto';
+
+/** The partner's merchants ("Merchants" in the spec; submit from CONTRACT §3). */
+@Controller('merchants')
+export class MerchantsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly merchants: MerchantReader,
+    private readonly projections: ProjectionRunner,
+    private readonly pool: Pool,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** Newest first; filters `state` and `merchant_category_code` (exact). */
+  @Get()
+  @PartnerRoute('merchant:read')
+  async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
+    const filters = merchantFilters(query);
+    const scope = `partner:${caller.partnerId}:${filters.state ?? ''}:${filters.mcc ?? ''}`;
+    const page = pageRequest(query, this.cursors, 'merchants', scope);
+    const where = ['partner_id = $1'];
+    const params: unknown[] = [caller.partnerId];
+    if (filters.state) where.push(`state = $${params.push(filters.state)}`);
+    if (filters.mcc) where.push(`merchant_category_code = $${params.push(filters.mcc)}`);
+    const countParams = [...params];
+    const countWhere = where.join(' and ');
+    if (page.after !== null) where.push(`created_position < $${params.push(page.after)}`);
+    const limit = `$${params.push(page.pageSize + 1)}`;
+    const [{ rows }, total] = await Promise.all([
+      this.pool.query<{ snapshot: Merchant; position_key: string }>(
+        `select snapshot, created_position::text as position_key from merchant_list
+          where ${where.join(' and ')} order by merchant_list.created_position desc limit ${limit}`,
+        params,
+      ),
+      this.pool.query<{ count: string }>(
+        `select count(*)::text as count from merchant_list where ${countWhere}`,
+        countParams,
+      ),
+    ]);
+    return toPage(
+      rows,
+      page,
+      Number(total.rows[0].count),
+      (row) => row.position_key,
+      (row) => toMerchantListItem(row.snapshot),
+      (key) => this.cursors.encode('merchants', scope, key),
+    );
+  }
+
+  @Post()
+  @PartnerRoute('merchant:write')
+  async create(
+    @Body() body: CreateMerchantDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    const merchantId = idFor(request.commandId, 'merchant', randomUUID);
+    const merchant = await this.run(request, caller, {
+      type: 'CreateMerchant',
+      merchantId,
+      partnerId: caller.partnerId,
+      businessName: body.business_name,
+      contactEmail: body.contact_email,
+      contactName: body.contact_name,
+      merchantCategoryCode: body.merchant_category_code,
+      authorizedSignerName: body.authorized_signer_name ?? null,
+      authorizedSignerEmail: body.authorized_signer_email ?? null,
+      channel: body.channel,
+      locationCount: body.location_count ?? null,
+      hipaaBaaStatus: hipaaBaaStatusFor(body.merchant_category_code),
+    });
+    return toMerchantResource(merchant);
+  }
+
+  @Get(':merchantId')
+  @PartnerRoute('merchant:read')
+  async read(@Param('merchantId', UuidParam) merchantId: string, @CurrentPartner() caller: PartnerPrincipal) {
+    return toMerchantResource(await this.merchants.getForPartner(merchantId, caller.partnerId));
+  }
+
+  /** Only in DRAFT and AWAITING_CLARIFICATION (CONTRACT §8); 409 otherwise. */
+  @Patch(':merchantId')
+  @PartnerRoute('merchant:write')
+  async update(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Body() body: UpdateMerchantDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    const changes = {
+      ...(body.business_name !== undefined && { businessName: body.business_name }),
+      ...(body.contact_email !== undefined && { contactEmail: body.contact_email }),
+      ...(body.contact_name !== undefined && { contactName: body.contact_name }),
+      ...(body.authorized_signer_name !== undefined && { authorizedSignerName: body.authorized_signer_name }),
+      ...(body.authorized_signer_email !== undefined && {
+        authorizedSignerEmail: body.authorized_signer_email,
+      }),
+      ...(body.channel !== undefined && { channel: body.channel }),
+      ...(body.location_count !== undefined && { locationCount: body.location_count }),
+      ...(body.merchant_category_code !== undefined && {
+        merchantCategoryCode: body.merchant_category_code,
+        hipaaBaaStatus: hipaaBaaStatusFor(body.merchant_category_code),
+      }),
+    } as MerchantChanges;
+    return toMerchantResource(
+      await this.run(request, caller, { type: 'UpdateMerchant', merchantId, changes }),
+    );
+  }
+
+  /** DRAFT → SUBMITTED (CONTRACT §3). */
+  @Post(':merchantId/submit')
+  @HttpCode(200)
+  @PartnerRoute('merchant:write')
+  async submit(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    return toMerchantResource(await this.run(request, caller, { type: 'SubmitMerchant', merchantId }));
+  }
+
+  @Post(':merchantId/respond-clarification')
+  @HttpCode(200)
+  @PartnerRoute('merchant:write')
+  async respondClarification(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Body() body: RespondClarificationDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    return toMerchantResource(
+      await this.run(request, caller, {
+        type: 'RespondToMerchantClarification',
+        merchantId,
+        response: body.response,
+      }),
+    );
+  }
+
+  /** REJECTED → REVIEWING while `resubmission_count` < `resubmission_limit` (422 past it). */
+  @Post(':merchantId/resubmit')
+  @HttpCode(200)
+  @PartnerRoute('merchant:write')
+  async resubmit(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Body() body: ResubmitDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    return toMerchantResource(
+      await this.run(request, caller, {
+        type: 'ResubmitMerchant',
+        merchantId,
+        message: body?.message ?? null,
+      }),
+    );
+  }
+
+  /** Only while AWAITING_MERCHANT_SIGNATURE; counts in `esign_envelope.reissue_count`. */
+  @Post(':merchantId/envelope/resend')
+  @HttpCode(200)
+  @PartnerRoute('merchant:write')
+  async resendEnvelope(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    return toMerchantResource(
+      await this.run(request, caller, { type: 'ResendMerchantEnvelope', merchantId }),
+    );
+  }
+
+  private async run(
+    request: FastifyRequest,
+    caller: PartnerPrincipal,
+    command: MerchantCommandInput,
+  ): Promise<Merchant> {
+    const result = await this.commands.execute(
+      new ExecuteMerchantCommand(command, metadataOf(request, caller.partnerId)),
+    );
+    if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
+    return result.merchant;
+  }
+}
+
+/** `state` must be a merchant state and `merchant_category_code` four digits; blank is 400. */
+function merchantFilters(query: Record<string, unknown>): { state?: string; mcc?: string } {
+  const errors: { field: string; message: string }[] = [];
+  const out: { state?: string; mcc?: string } = {};
+  if (query.state !== undefined) {
+    if (typeof query.state !== 'string' || !(MERCHANT_STATES as readonly string[]).includes(query.state)) {
+      errors.push({ field: 'state', message: `must be one of ${MERCHANT_STATES.join(', ')}` });
+    } else out.state = query.state;
+  }
+  if (query.merchant_category_code !== undefined) {
+    const mcc = query.merchant_category_code;
+    if (typeof mcc !== 'string' || !MCC_PATTERN.test(mcc)) {
+      errors.push({ field: 'merchant_category_code', message: 'must be four digits' });
+    } else out.mcc = mcc;
+  }
+  if (errors.length) throw validationProblem(errors);
+  return out;
+}
