@@ -1,7 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../libs/event-store/src';
-import { evolve, type Merchant } from '../../libs/merchants/src/domain/merchant';
-import { MERCHANT_EVENT_TYPES, type MerchantEvent } from '../../libs/merchants/src/domain/merchant-events';
+import {
+  evolve,
+  MERCHANT_STREAM_EVENT_TYPES,
+  type Merchant,
+  type MerchantStreamEvent,
+} from '../../libs/merchants/src/domain/merchant';
 import { toMerchantListItem } from '../../libs/merchants/src/domain/merchant-resource';
 
 /**
@@ -11,7 +15,7 @@ import { toMerchantListItem } from '../../libs/merchants/src/domain/merchant-res
  */
 export class MerchantListProjector {
   readonly name = 'merchant-list';
-  readonly eventTypes = MERCHANT_EVENT_TYPES;
+  readonly eventTypes = MERCHANT_STREAM_EVENT_TYPES;
   readonly tables = ['merchant_list'];
 
   async handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
@@ -25,7 +29,7 @@ export class MerchantListProjector {
     const merchant = evolve(rows[0]?.snapshot ?? null, {
       type: recorded.type,
       data: recorded.data,
-    } as MerchantEvent);
+    } as MerchantStreamEvent);
     if (!merchant) return;
     const item = toMerchantListItem(merchant);
     await tx.query(

@@ -18,6 +18,7 @@ import { CursorCodec } from '../../../libs/platform/src/pagination/pagination';
 import { createValidationPipe } from '../../../libs/platform/src/validation/validation.pipe';
 import { ConfigurationModule } from '../../../libs/configuration/src/configuration.module';
 import { MerchantsModule } from '../../../libs/merchants/src/merchants.module';
+import { HostedPagesModule } from '../../../libs/hosted-pages/src/hosted-pages.module';
 import { PartnersModule } from '../../../libs/partners/src/partners.module';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
@@ -69,7 +70,14 @@ export class AppModule {
     };
     return {
       module: AppModule,
-      imports: [core, CqrsModule.forRoot(), PartnersModule, ConfigurationModule, MerchantsModule],
+      imports: [
+        core,
+        CqrsModule.forRoot(),
+        PartnersModule,
+        ConfigurationModule,
+        MerchantsModule,
+        HostedPagesModule,
+      ],
       controllers: [HealthController, PlatformOpsController, SystemStatusController],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },

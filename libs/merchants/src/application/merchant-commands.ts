@@ -2,15 +2,14 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EventMetadata } from '../../../event-store/src';
 import { EventStore, handleCommand } from '../../../event-store/src';
 import { Clock } from '../../../platform/src/clock/clock';
-import { decide, type MerchantCommand } from '../domain/decide';
-import { merchantEvolver, type Merchant } from '../domain/merchant';
+import { decide, type MerchantStreamCommand } from '../domain/decide';
+import { merchantEvolver, type Merchant, type MerchantStreamEvent } from '../domain/merchant';
 import { MerchantNotFound } from '../domain/merchant-errors';
-import type { MerchantEvent } from '../domain/merchant-events';
 import { merchantStream } from '../domain/merchant-stream';
 
 export interface MerchantResult {
   merchant: Merchant;
-  events: MerchantEvent[];
+  events: MerchantStreamEvent[];
   /** Global position of the command's last event, for read-your-writes; null if none. */
   position: bigint | null;
   alreadyApplied: boolean;
@@ -19,7 +18,7 @@ export interface MerchantResult {
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** A merchant command as callers give it: the handler stamps the time from the clock. */
-export type MerchantCommandInput = DistributiveOmit<MerchantCommand, 'at'>;
+export type MerchantCommandInput = DistributiveOmit<MerchantStreamCommand, 'at'>;
 
 export class ExecuteMerchantCommand extends Command<MerchantResult> {
   constructor(
@@ -40,11 +39,11 @@ export class ExecuteMerchantCommandHandler implements ICommandHandler<ExecuteMer
 
   async execute({ command, metadata }: ExecuteMerchantCommand): Promise<MerchantResult> {
     const at = this.clock.now();
-    const result = await handleCommand<Merchant | null, MerchantEvent>(
+    const result = await handleCommand<Merchant | null, MerchantStreamEvent>(
       this.store,
       merchantStream(command.merchantId),
       merchantEvolver,
-      (merchant) => decide({ ...command, at } as MerchantCommand, merchant),
+      (merchant) => decide({ ...command, at } as MerchantStreamCommand, merchant),
       metadata,
     );
     if (!result.state) throw new MerchantNotFound(command.merchantId);

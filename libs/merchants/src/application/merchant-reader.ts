@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventStore, type RecordedEvent } from '../../../event-store/src';
-import { evolve, initialState, type Merchant } from '../domain/merchant';
+import { evolve, initialState, type Merchant, type MerchantStreamEvent } from '../domain/merchant';
 import { MerchantNotFound } from '../domain/merchant-errors';
-import type { MerchantEvent } from '../domain/merchant-events';
 import { merchantStream } from '../domain/merchant-stream';
 
 /**
@@ -21,7 +20,7 @@ export class MerchantReader {
   async find(merchantId: string): Promise<Merchant | null> {
     const events = await this.history(merchantId);
     return events.reduce<Merchant | null>(
-      (state, e) => evolve(state, { type: e.type, data: e.data } as MerchantEvent),
+      (state, e) => evolve(state, { type: e.type, data: e.data } as MerchantStreamEvent),
       initialState(),
     );
   }

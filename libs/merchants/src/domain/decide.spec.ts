@@ -1,7 +1,13 @@
 import { deciderSpec } from '../../../../test/support/decider-spec';
 import { InvalidStateTransition } from '../../../platform/src/problem';
 import { decide, type MerchantCommand } from './decide';
-import { evolve, initialState, type Merchant, type MerchantStateOrNone } from './merchant';
+import {
+  evolve,
+  initialState,
+  type Merchant,
+  type MerchantStateOrNone,
+  type MerchantStreamEvent,
+} from './merchant';
 import type { MerchantEvent, MerchantEventType } from './merchant-events';
 import {
   ClarificationMessageRequired,
@@ -189,14 +195,14 @@ function historyOf(actions: MerchantAction[], first: MerchantEvent = created()):
   let state: MerchantStateOrNone = evolve(null, first);
   for (const action of actions) {
     for (const event of decide(commandFor(action, T0), state)) {
-      history.push(event);
+      history.push(event as MerchantEvent);
       state = evolve(state, event);
     }
   }
   return history;
 }
 const historyTo = (state: MerchantState) => historyOf(PATHS[state]);
-const fold = (events: MerchantEvent[]): Merchant => events.reduce(evolve, initialState()) as Merchant;
+const fold = (events: MerchantStreamEvent[]): Merchant => events.reduce(evolve, initialState()) as Merchant;
 
 /**
  * The expected machine, written out independently of MERCHANT_TRANSITIONS: for each action, the

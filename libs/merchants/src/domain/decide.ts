@@ -1,5 +1,10 @@
 import type { MerchantEvent, MerchantWritableFields, ProcessorMid } from './merchant-events';
-import type { MerchantStateOrNone } from './merchant';
+import type { MerchantStateOrNone, MerchantStreamEvent } from './merchant';
+import {
+  decideHppMerchantPage,
+  type HppMerchantPageCommand,
+} from '../../../hosted-pages/src/domain/page-config/hpp-page-decide';
+import { initialHppMerchantPageState } from '../../../hosted-pages/src/domain/page-config/hpp-page';
 import {
   ClarificationMessageRequired,
   GoLiveGateFailed,
@@ -127,8 +132,29 @@ const WRITABLE_FIELDS = [
 
 const isBlank = (value: string | null | undefined): boolean => !value || value.trim() === '';
 
+/** Every command on `merchant-{id}`: the lifecycle and the merchant's configuration. */
+export type MerchantStreamCommand = MerchantCommand | HppMerchantPageCommand;
+
+const HPP_COMMANDS = new Set<string>([
+  'SetHppOverride',
+  'DeleteHppOverride',
+  'ReplaceEmbeddingDomains',
+  'AddEmbeddingDomains',
+]);
+
 /** The merchant's decisions. Pure: time and ids arrive with the command. */
-export function decide(command: MerchantCommand, merchant: MerchantStateOrNone): MerchantEvent[] {
+export function decide(command: MerchantStreamCommand, merchant: MerchantStateOrNone): MerchantStreamEvent[] {
+  if (HPP_COMMANDS.has(command.type)) {
+    if (!merchant) throw new MerchantNotFound(command.merchantId);
+    return decideHppMerchantPage(
+      command as HppMerchantPageCommand,
+      merchant.hppPage ?? initialHppMerchantPageState(),
+    );
+  }
+  return decideLifecycle(command as MerchantCommand, merchant);
+}
+
+function decideLifecycle(command: MerchantCommand, merchant: MerchantStateOrNone): MerchantEvent[] {
   if (command.type === 'CreateMerchant') {
     if (merchant) throw new MerchantAlreadyExists(command.merchantId);
     return [

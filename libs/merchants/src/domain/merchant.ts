@@ -1,4 +1,14 @@
-import type { MerchantEvent, ProcessorMid } from './merchant-events';
+import {
+  evolveHppMerchantPage,
+  initialHppMerchantPageState,
+  type HppMerchantPageState,
+} from '../../../hosted-pages/src/domain/page-config/hpp-page';
+import {
+  HPP_MERCHANT_PAGE_EVENT_TYPES,
+  isHppMerchantPageEvent,
+  type HppMerchantPageEvent,
+} from '../../../hosted-pages/src/domain/page-config/hpp-page-events';
+import { MERCHANT_EVENT_TYPES, type MerchantEvent, type ProcessorMid } from './merchant-events';
 import type { EsignEnvelopeStatus, HipaaBaaStatus, MerchantChannel, MerchantState } from './merchant-states';
 
 export interface EsignEnvelope {
@@ -43,7 +53,17 @@ export interface Merchant {
   suspendedFrom: MerchantState | null;
   /** The provisioning step that failed last; kept through the retry (it resumes there). */
   failedProvisioningStep: string | null;
+  /** The hosted-payment-page override and iframe embedding domains. */
+  hppPage: HppMerchantPageState;
 }
+
+/** Everything on `merchant-{id}`: the lifecycle, and the merchant's configuration. */
+export type MerchantStreamEvent = MerchantEvent | HppMerchantPageEvent;
+
+export const MERCHANT_STREAM_EVENT_TYPES: readonly MerchantStreamEvent['type'][] = [
+  ...MERCHANT_EVENT_TYPES,
+  ...HPP_MERCHANT_PAGE_EVENT_TYPES,
+];
 
 /** Before MerchantCreated the merchant does not exist. */
 export type MerchantStateOrNone = Merchant | null;
@@ -51,7 +71,17 @@ export type MerchantStateOrNone = Merchant | null;
 export const initialState = (): MerchantStateOrNone => null;
 
 /** Folds one event. Events are facts: evolve never throws and never refuses. */
-export function evolve(merchant: MerchantStateOrNone, event: MerchantEvent): MerchantStateOrNone {
+export function evolve(merchant: MerchantStateOrNone, event: MerchantStreamEvent): MerchantStateOrNone {
+  if (isHppMerchantPageEvent(event)) {
+    if (!merchant) return merchant;
+    // Snapshots taken before the slice existed start from an empty one.
+    const hppPage = evolveHppMerchantPage(merchant.hppPage ?? initialHppMerchantPageState(), event);
+    return { ...merchant, hppPage, version: merchant.version + 1 };
+  }
+  return evolveLifecycle(merchant, event);
+}
+
+function evolveLifecycle(merchant: MerchantStateOrNone, event: MerchantEvent): MerchantStateOrNone {
   if (event.type === 'MerchantCreated') {
     const d = event.data;
     return {
@@ -82,6 +112,7 @@ export function evolve(merchant: MerchantStateOrNone, event: MerchantEvent): Mer
       version: 1,
       suspendedFrom: null,
       failedProvisioningStep: null,
+      hppPage: initialHppMerchantPageState(),
     };
   }
   if (!merchant) return merchant;

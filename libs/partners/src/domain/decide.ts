@@ -4,6 +4,10 @@ import { latestCompletedFlowFeatures } from './certification/certification-queri
 import { enabledFeatures } from './configuration/configuration';
 import { decideConfiguration, type ConfigurationCommand } from './configuration/configuration-decide';
 import type { BusinessAddress, PartnerEvent } from './partner-events';
+import {
+  decideHppTemplate,
+  type HppTemplateCommand,
+} from '../../../hosted-pages/src/domain/page-config/hpp-page-decide';
 import { evolve, type PartnerStateOrNone } from './partner';
 import { ApiKeyNotFound, PartnerAlreadyExists, PartnerNotFound } from './partner-errors';
 import {
@@ -51,7 +55,8 @@ export type PartnerCommand =
    * partner to certify a feature its last certification did not cover.
    */
   | (Extract<ConfigurationCommand, { type: 'SetFeatureFlag' }> & { recertificationRequestId?: string })
-  | CertificationCommand;
+  | CertificationCommand
+  | HppTemplateCommand;
 
 /**
  * Facts for certification that the partner's own events show (a key issued, a webhook URL set).
@@ -121,6 +126,8 @@ function decideCommand(command: PartnerCommand, partner: PartnerStateOrNone): Pa
   switch (command.type) {
     case 'UpdatePartnerSettings':
       return decideConfiguration(command, partner.configuration, { partnerId: partner.id });
+    case 'SetHppTemplate':
+      return decideHppTemplate(command, partner.hppTemplate);
     case 'SetFeatureFlag': {
       const events = decideConfiguration(command, partner.configuration, { partnerId: partner.id });
       const feature = FEATURE_FLAG_CERTIFICATION_FEATURES[command.flagName];

@@ -1,5 +1,6 @@
 import type { CertificationEvent } from './certification/certification-events';
 import type { ConfigurationEvent } from './configuration/configuration-events';
+import type { HppPageTemplateEvent } from '../../../hosted-pages/src/domain/page-config/hpp-page-events';
 
 /** Stored partner events. Stored types are never renamed or reshaped; add new ones instead. */
 
@@ -77,7 +78,7 @@ export interface ApiKeyRevoked {
   data: { partnerId: string; keyId: string; revokedAt: string };
 }
 
-/** Everything on `partner-{id}`: identity and keys, configuration, certification. */
+/** Everything on `partner-{id}`: identity and keys, configuration, certification, the HPP template. */
 export type PartnerEvent =
   | PartnerCreated
   | PartnerConfigChanged
@@ -87,7 +88,8 @@ export type PartnerEvent =
   | ApiKeyRotated
   | ApiKeyRevoked
   | ConfigurationEvent
-  | CertificationEvent;
+  | CertificationEvent
+  | HppPageTemplateEvent;
 
 const ALL_TYPES: Record<PartnerEvent['type'], true> = {
   PartnerCreated: true,
@@ -105,6 +107,7 @@ const ALL_TYPES: Record<PartnerEvent['type'], true> = {
   CertificationFlowCompleted: true,
   RecertificationRequested: true,
   RecertificationRequestFulfilled: true,
+  HppPageTemplateSet: true,
 };
 
 /** Every partner event type (the record above makes the compiler check the list is complete). */

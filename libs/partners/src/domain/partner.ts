@@ -11,6 +11,12 @@ import {
 } from './configuration/configuration';
 import { isConfigurationEvent } from './configuration/configuration-events';
 import type { BusinessAddress, PartnerEvent } from './partner-events';
+import {
+  evolveHppTemplate,
+  initialHppTemplateState,
+  type HppTemplateState,
+} from '../../../hosted-pages/src/domain/page-config/hpp-page';
+import { isHppPageTemplateEvent } from '../../../hosted-pages/src/domain/page-config/hpp-page-events';
 import type {
   AvsDeclinePolicy,
   CertificationStatus,
@@ -37,6 +43,8 @@ export interface Partner {
   configuration: ConfigurationState;
   /** Certification flows, observed facts and re-certification requests. */
   certification: CertificationState;
+  /** The partner's hosted-payment-page template. */
+  hppTemplate: HppTemplateState;
   /** Number of events applied: the `version` field of the API. */
   version: number;
 }
@@ -78,6 +86,7 @@ export function evolve(partner: PartnerStateOrNone, event: PartnerEvent): Partne
       apiKeys: {},
       configuration: initialConfigurationState(d.createdAt),
       certification: initialCertificationState(),
+      hppTemplate: initialHppTemplateState(),
       version: 1,
     };
   }
@@ -85,6 +94,11 @@ export function evolve(partner: PartnerStateOrNone, event: PartnerEvent): Partne
   const version = partner.version + 1;
   if (isConfigurationEvent(event)) {
     return { ...partner, configuration: evolveConfiguration(partner.configuration, event), version };
+  }
+  if (isHppPageTemplateEvent(event)) {
+    // Partners whose snapshot predates the template slice start from an empty one.
+    const template = partner.hppTemplate ?? initialHppTemplateState();
+    return { ...partner, hppTemplate: evolveHppTemplate(template, event), version };
   }
   switch (event.type) {
     case 'PartnerConfigChanged':

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { IsArray, IsBoolean, IsObject, IsOptional } from 'class-validator';
+import type { FastifyRequest } from 'fastify';
+import { Pool } from 'pg';
+import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
+import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
+import type { AppConfig } from '../../../platform/src/config/config';
+import { APP_CONFIG } from '../../../platform/src/config/config.token';
+import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { ProjectionRunner } from '../../../projections/src';
+import { ExecutePartnerCommand } from '../../../partners/src/application/partner-commands';
+import { PartnerReader } from '../../../partners/src/application/partner-reader';
+import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import {
+  ExecuteMerchantCommand,
+  type MerchantCommandInput,
+} from '../../../merchants/src/application/merchant-commands';
+import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import type { Merchant } from '../../../merchants/src/domain/merchant';
+import type { HppPageConfigState } from '../domain/page-config/hpp-page';
+import {
+  effectiveHppPageConfiguration,
+  hppPageConfigurationList,
+  toHppPageConfiguration,
+} from '../domain/page-config/hpp-page-resource';
+import { HppPageConfigNotFound } from '../domain/page-config/hpp-page-errors';
+
+/** The three page writes: the whole appearance (missing keys from its preset), and `is_active`. */
+class HppPageConfigDto {
+  @IsObject({ message: 'must be an object' })
+  appearance!: Record<string, unknown>;
+
+  @IsOptional()
+  @IsBoolean()
+  is_active?: boolean;
+}
+
+class EmbeddingDomainsDto {
+  @IsArray({ message: 'must be an array of host names' })
+  domains!: unknown[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Hosted-payment-page configuration (spec "Configuration"): the partner's template, each
+ * merchant's override, the effective configuration the page renders with, and the iframe
+ * embedding allow-list. Gated by the `hosted_payment_pages` flag.
+ */
+@RequiresFeature('hosted_payment_pages')
+@Controller('config/hpp-page')
+export class HppPageConfigController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly partners: PartnerReader,
+    private readonly merchants: MerchantReader,
+    private readonly projections: ProjectionRunner,
+    private readonly pool: Pool,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** `merchant_id`: that merchant's effective configuration; without it, the partner level. */
+  @Get()
+  @PartnerRoute('config:read')
+  async effective(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
+    const partner = await this.partners.get(caller.partnerId);
+    const merchantId = query.merchant_id;
+    if (merchantId === undefined) {
+      return effectiveHppPageConfiguration(partner.hppTemplate, null, null, partner.id);
+    }
+    if (typeof merchantId !== 'string' || !UUID.test(merchantId)) {
+      throw validationProblem([{ field: 'merchant_id', message: 'must be a UUID' }]);
+    }
+    const merchant = await this.merchants.getForPartner(merchantId.toLowerCase(), caller.partnerId);
+    return effectiveHppPageConfiguration(partner.hppTemplate, merchant.hppPage, merchant.id, partner.id);
+  }
+
+  /** Replaces the partner-level template. */
+  @Put()
+  @PartnerRoute('config:write')
+  async setTemplate(
+    @Body() body: HppPageConfigDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    const result = await this.commands.execute(
+      new ExecutePartnerCommand(
+        {
+          type: 'SetHppTemplate',
+          partnerId: caller.partnerId,
+          configId: idFor(request.commandId, 'hpp-page-template', randomUUID),
+          appearance: body.appearance,
+          isActive: body.is_active ?? null,
+        },
+        metadataOf(request),
+      ),
+    );
+    return toHppPageConfiguration(result.partner.hppTemplate.template!, null);
+  }
+
+  /** Every stored configuration of the partner, active or not: the template, then the overrides. */
+  @Get('configs')
+  @PartnerRoute('config:read')
+  async list(@CurrentPartner() caller: PartnerPrincipal) {
+    const partner = await this.partners.get(caller.partnerId);
+    const { rows } = await this.pool.query<{ id: string; override: HppPageConfigState }>(
+      `select id, snapshot->'hppPage'->'override' as override from merchant_list
+        where partner_id = $1 and jsonb_typeof(snapshot->'hppPage'->'override') = 'object'
+        order by created_position`,
+      [caller.partnerId],
+    );
+    return hppPageConfigurationList(
+      partner.hppTemplate,
+      rows.map((row) => ({ merchantId: row.id, override: row.override })),
+    );
+  }
+
+  @Put('merchants/:merchantId')
+  @PartnerRoute('config:write')
+  async setOverride(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Body() body: HppPageConfigDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    const merchant = await this.run(request, caller, merchantId, {
+      type: 'SetHppOverride',
+      merchantId,
+      partnerId: caller.partnerId,
+      configId: idFor(request.commandId, 'hpp-page-override', randomUUID),
+      appearance: body.appearance,
+      isActive: body.is_active ?? null,
+    });
+    return toHppPageConfiguration(merchant.hppPage.override!, merchant.id);
+  }
+
+  /** 204; the merchant's page falls back to the template (or the defaults). */
+  @Delete('merchants/:merchantId')
+  @HttpCode(204)
+  @PartnerRoute('config:write')
+  async deleteOverride(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ): Promise<void> {
+    const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
+    if (!merchant.hppPage?.override) throw new HppPageConfigNotFound(merchantId);
+    await this.run(request, caller, merchantId, {
+      type: 'DeleteHppOverride',
+      merchantId,
+      partnerId: caller.partnerId,
+    });
+  }
+
+  /** Replaces the iframe embedding allow-list (`Content-Security-Policy: frame-ancestors`). */
+  @Put('merchants/:merchantId/embedding-domains')
+  @PartnerRoute('config:write')
+  async replaceDomains(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Body() body: EmbeddingDomainsDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    const merchant = await this.run(request, caller, merchantId, {
+      type: 'ReplaceEmbeddingDomains',
+      merchantId,
+      partnerId: caller.partnerId,
+      domains: body.domains,
+      environment: this.config.appEnv,
+    });
+    return { merchant_id: merchant.id, embedding_domains: merchant.hppPage.embeddingDomains };
+  }
+
+  @Post('merchants/:merchantId/embedding-domains/add')
+  @HttpCode(200)
+  @PartnerRoute('config:write')
+  async addDomains(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Body() body: EmbeddingDomainsDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    const merchant = await this.run(request, caller, merchantId, {
+      type: 'AddEmbeddingDomains',
+      merchantId,
+      partnerId: caller.partnerId,
+      domains: body.domains,
+      environment: this.config.appEnv,
+    });
+    return { merchant_id: merchant.id, embedding_domains: merchant.hppPage.embeddingDomains };
+  }
+
+  private async run(
+    request: FastifyRequest,
+    caller: PartnerPrincipal,
+    merchantId: string,
+    command: MerchantCommandInput,
+  ): Promise<Merchant> {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    const result = await this.commands.execute(
+      new ExecuteMerchantCommand(command, metadataOf(request, caller.partnerId)),
+    );
+    if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
+    return result.merchant;
+  }
+}
