@@ -171,6 +171,28 @@ describe('merchants: onboarding through the partner and operator APIs', () => {
       409,
       'invalid_state_transition',
     );
+    // The go-live gate lists what is missing; go_live is refused until every check passes.
+    const gate = await partner.client.get(`/merchants/${merchant.id}/go-live-gate`);
+    expect(gate.status).toBe(200);
+    expect(gate.body).toMatchObject({ merchant_id: merchant.id, state: 'ACTIVE', ready: false });
+    expect(gate.body.checks.map((c: any) => [c.code, c.passed])).toEqual([
+      ['merchant_active', true],
+      ['partner_certified', true],
+      ['pci_saq_type_recorded', false],
+      ['hipaa_baa_signed', true],
+    ]);
+    const refused = await operator(merchant.id, 'go_live');
+    expectProblem(refused, 422, 'go_live_gate_failed');
+    expect(refused.body.errors.map((e: any) => e.field)).toEqual(['go_live_gate.pci_saq_type_recorded']);
+
+    expectValidationError(
+      await partner.client.post(`/merchants/${merchant.id}/compliance/saq-type`, { saq_type: 'Z' }),
+      ['saq_type'],
+    );
+    const saq = await partner.client.post(`/merchants/${merchant.id}/compliance/saq-type`, { saq_type: 'A' });
+    expect(saq.status).toBe(200);
+    expect(saq.body.pci_saq_type).toBe('A');
+    expect((await partner.client.get(`/merchants/${merchant.id}/go-live-gate`)).body.ready).toBe(true);
     const live = await walk(merchant.id, ['go_live']);
     expect(live.state).toBe('LIVE');
 
@@ -337,6 +359,30 @@ describe('merchants: onboarding through the partner and operator APIs', () => {
     expectValidationError(
       await fresh.client.get(`/merchants?state=DRAFT&cursor=${all.body.pagination.next_cursor}`),
       ['cursor'],
+    );
+  });
+
+  it('serves the PCI SAQ types; a healthcare merchant needs a BAA before going live', async () => {
+    const types = await partner.client.get('/onboarding/saq-types');
+    expect(types.status).toBe(200);
+    expect(types.body.map((t: any) => t.code)).toEqual(
+      expect.arrayContaining(['A', 'A-EP', 'B', 'B-IP', 'C', 'C-VT', 'P2PE', 'D']),
+    );
+    for (const t of types.body) expect(Object.keys(t).sort()).toEqual(['code', 'description', 'name']);
+
+    const { body: clinic } = await create(partner, {
+      business_name: 'Clinic',
+      merchant_category_code: '8011',
+    });
+    const gate = await partner.client.get(`/merchants/${clinic.id}/go-live-gate`);
+    expect(gate.body.checks.find((c: any) => c.code === 'hipaa_baa_signed')).toMatchObject({ passed: false });
+    expect(gate.body.checks.find((c: any) => c.code === 'merchant_active')).toMatchObject({ passed: false });
+    const other = await platform().newPartner({ name: 'Nosy' });
+    expectProblem(await other.client.get(`/merchants/${clinic.id}/go-live-gate`), 404, 'merchant_not_found');
+    expectProblem(
+      await other.client.post(`/merchants/${clinic.id}/compliance/saq-type`, { saq_type: 'A' }),
+      404,
+      'merchant_not_found',
     );
   });
 

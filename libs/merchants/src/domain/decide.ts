@@ -5,6 +5,7 @@ import {
   type HppMerchantPageCommand,
 } from '../../../hosted-pages/src/domain/page-config/hpp-page-decide';
 import { initialHppMerchantPageState } from '../../../hosted-pages/src/domain/page-config/hpp-page';
+import { decideCompliance, type MerchantComplianceCommand } from './compliance/compliance-decide';
 import {
   ClarificationMessageRequired,
   GoLiveGateFailed,
@@ -133,7 +134,7 @@ const WRITABLE_FIELDS = [
 const isBlank = (value: string | null | undefined): boolean => !value || value.trim() === '';
 
 /** Every command on `merchant-{id}`: the lifecycle and the merchant's configuration. */
-export type MerchantStreamCommand = MerchantCommand | HppMerchantPageCommand;
+export type MerchantStreamCommand = MerchantCommand | HppMerchantPageCommand | MerchantComplianceCommand;
 
 const HPP_COMMANDS = new Set<string>([
   'SetHppOverride',
@@ -150,6 +151,10 @@ export function decide(command: MerchantStreamCommand, merchant: MerchantStateOr
       command as HppMerchantPageCommand,
       merchant.hppPage ?? initialHppMerchantPageState(),
     );
+  }
+  if (command.type === 'RecordMerchantSaqType') {
+    if (!merchant) throw new MerchantNotFound(command.merchantId);
+    return decideCompliance(command, merchant);
   }
   return decideLifecycle(command as MerchantCommand, merchant);
 }

@@ -9,6 +9,11 @@ import {
   type HppMerchantPageEvent,
 } from '../../../hosted-pages/src/domain/page-config/hpp-page-events';
 import { MERCHANT_EVENT_TYPES, type MerchantEvent, type ProcessorMid } from './merchant-events';
+import {
+  isMerchantComplianceEvent,
+  MERCHANT_COMPLIANCE_EVENT_TYPES,
+  type MerchantComplianceEvent,
+} from './compliance/compliance-events';
 import type { EsignEnvelopeStatus, HipaaBaaStatus, MerchantChannel, MerchantState } from './merchant-states';
 
 export interface EsignEnvelope {
@@ -58,11 +63,12 @@ export interface Merchant {
 }
 
 /** Everything on `merchant-{id}`: the lifecycle, and the merchant's configuration. */
-export type MerchantStreamEvent = MerchantEvent | HppMerchantPageEvent;
+export type MerchantStreamEvent = MerchantEvent | HppMerchantPageEvent | MerchantComplianceEvent;
 
 export const MERCHANT_STREAM_EVENT_TYPES: readonly MerchantStreamEvent['type'][] = [
   ...MERCHANT_EVENT_TYPES,
   ...HPP_MERCHANT_PAGE_EVENT_TYPES,
+  ...MERCHANT_COMPLIANCE_EVENT_TYPES,
 ];
 
 /** Before MerchantCreated the merchant does not exist. */
@@ -77,6 +83,10 @@ export function evolve(merchant: MerchantStateOrNone, event: MerchantStreamEvent
     // Snapshots taken before the slice existed start from an empty one.
     const hppPage = evolveHppMerchantPage(merchant.hppPage ?? initialHppMerchantPageState(), event);
     return { ...merchant, hppPage, version: merchant.version + 1 };
+  }
+  if (isMerchantComplianceEvent(event)) {
+    if (!merchant) return merchant;
+    return { ...merchant, pciSaqType: event.data.saqType, version: merchant.version + 1 };
   }
   return evolveLifecycle(merchant, event);
 }

@@ -13,6 +13,7 @@ import { ExecuteMerchantCommand, type MerchantCommandInput } from '../applicatio
 import { MerchantReader } from '../application/merchant-reader';
 import type { Merchant } from '../domain/merchant';
 import type { GoLiveGate } from '../domain/merchant-errors';
+import { goLiveGate } from '../domain/go-live-gate';
 import { toMerchantResource } from '../domain/merchant-resource';
 import type { MerchantOperatorAction } from '../domain/merchant-states';
 import { MerchantTransitionDto } from './merchant.dto';
@@ -106,24 +107,13 @@ export class PlatformMerchantsController {
     }
   }
 
-  /**
-   * The go-live gate's checks. Production requires the partner CERTIFIED (CONTRACT §2); the
-   * onboarding checks (bank verification, SAQ type, BAA) join as those operations are built.
-   */
+  /** The go-live gate (`domain/go-live-gate.ts`): production also requires the partner CERTIFIED. */
   private async goLiveGate(merchant: Merchant): Promise<GoLiveGate> {
     const partner = await this.partners.get(merchant.partnerId);
-    const production = this.config.appEnv === 'production';
-    return {
-      checks: [
-        {
-          code: 'partner_certified',
-          passed: !production || partner.certificationStatus === 'CERTIFIED',
-          detail: production
-            ? `partner certification is ${partner.certificationStatus}`
-            : 'not required in sandbox',
-        },
-      ],
-    };
+    return goLiveGate(merchant, {
+      environment: this.config.appEnv,
+      partnerCertificationStatus: partner.certificationStatus,
+    });
   }
 }
 

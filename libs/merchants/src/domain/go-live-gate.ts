@@ -1,0 +1,71 @@
+import type { Merchant } from './merchant';
+import type { GoLiveGate } from './merchant-errors';
+
+export interface GoLiveGateContext {
+  environment: 'sandbox' | 'production';
+  partnerCertificationStatus: string;
+}
+
+export interface GoLiveCheck {
+  code: string;
+  label: string;
+  passed: boolean;
+  detail: string;
+}
+
+/**
+ * What must hold before the operator's `go_live` (ACTIVE → LIVE). Every check is listed with
+ * pass or fail so the partner can see what is missing (`GET /merchants/{id}/go-live-gate`).
+ * Checks are added here as the onboarding operations behind them are built; see
+ * docs/merchants.md.
+ */
+export function goLiveChecks(merchant: Merchant, context: GoLiveGateContext): GoLiveCheck[] {
+  const production = context.environment === 'production';
+  const certified = context.partnerCertificationStatus === 'CERTIFIED';
+  return [
+    {
+      code: 'merchant_active',
+      label: 'Provisioning complete (merchant ACTIVE)',
+      passed: merchant.state === 'ACTIVE' || merchant.state === 'LIVE',
+      detail: `merchant is ${merchant.state}`,
+    },
+    {
+      code: 'partner_certified',
+      label: 'Partner certified (production only)',
+      passed: !production || certified,
+      detail: production
+        ? `partner certification is ${context.partnerCertificationStatus}`
+        : 'not required in sandbox',
+    },
+    {
+      code: 'pci_saq_type_recorded',
+      label: 'PCI self-assessment questionnaire type recorded',
+      passed: merchant.pciSaqType !== null,
+      detail: merchant.pciSaqType
+        ? `SAQ ${merchant.pciSaqType}`
+        : 'record it with POST /merchants/{id}/compliance/saq-type',
+    },
+    {
+      code: 'hipaa_baa_signed',
+      label: 'HIPAA business associate agreement signed (healthcare MCCs)',
+      passed: merchant.hipaaBaaStatus !== 'REQUIRED',
+      detail:
+        merchant.hipaaBaaStatus === 'REQUIRED'
+          ? 'the merchant category code requires a signed BAA'
+          : 'not required for this merchant category code',
+    },
+  ];
+}
+
+/** The gate as the merchant decider takes it. */
+export function goLiveGate(merchant: Merchant, context: GoLiveGateContext): GoLiveGate {
+  return {
+    checks: goLiveChecks(merchant, context).map(({ code, passed, detail }) => ({ code, passed, detail })),
+  };
+}
+
+/** `GET /merchants/{id}/go-live-gate`. */
+export function toGoLiveGateResource(merchant: Merchant, context: GoLiveGateContext) {
+  const checks = goLiveChecks(merchant, context);
+  return { merchant_id: merchant.id, state: merchant.state, ready: checks.every((c) => c.passed), checks };
+}

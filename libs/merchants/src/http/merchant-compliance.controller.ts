@@ -1,0 +1,82 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { IsString } from 'class-validator';
+import type { FastifyRequest } from 'fastify';
+import { PartnerRoute } from '../../../platform/src/auth/access';
+import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
+import type { AppConfig } from '../../../platform/src/config/config';
+import { APP_CONFIG } from '../../../platform/src/config/config.token';
+import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
+import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { ProjectionRunner } from '../../../projections/src';
+import { PartnerReader } from '../../../partners/src/application/partner-reader';
+import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { ExecuteMerchantCommand } from '../application/merchant-commands';
+import { MerchantReader } from '../application/merchant-reader';
+import { isSaqType, SAQ_TYPES } from '../domain/compliance/saq-types';
+import { toGoLiveGateResource } from '../domain/go-live-gate';
+import { toMerchantResource } from '../domain/merchant-resource';
+
+class SaqTypeDto {
+  @IsString()
+  saq_type!: string;
+}
+
+/** Onboarding compliance: PCI SAQ types and the go-live gate. */
+@Controller()
+export class MerchantComplianceController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly merchants: MerchantReader,
+    private readonly partners: PartnerReader,
+    private readonly projections: ProjectionRunner,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('onboarding/saq-types')
+  @PartnerRoute('merchant:read')
+  saqTypes() {
+    return SAQ_TYPES;
+  }
+
+  /** Records the merchant's PCI SAQ type (`pci_saq_type`); 200 with the merchant. */
+  @Post('merchants/:merchantId/compliance/saq-type')
+  @HttpCode(200)
+  @PartnerRoute('merchant:write')
+  async recordSaqType(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Body() body: SaqTypeDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    if (!isSaqType(body.saq_type)) {
+      throw validationProblem([
+        { field: 'saq_type', message: `must be one of ${SAQ_TYPES.map((t) => t.code).join(', ')}` },
+      ]);
+    }
+    const result = await this.commands.execute(
+      new ExecuteMerchantCommand(
+        { type: 'RecordMerchantSaqType', merchantId, saqType: body.saq_type },
+        metadataOf(request, caller.partnerId),
+      ),
+    );
+    if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
+    return toMerchantResource(result.merchant);
+  }
+
+  /** Every go-live check with pass or fail (the operator's `go_live` needs them all). */
+  @Get('merchants/:merchantId/go-live-gate')
+  @PartnerRoute('merchant:read')
+  async goLiveGate(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @CurrentPartner() caller: PartnerPrincipal,
+  ) {
+    const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
+    const partner = await this.partners.get(caller.partnerId);
+    return toGoLiveGateResource(merchant, {
+      environment: this.config.appEnv,
+      partnerCertificationStatus: partner.certificationStatus,
+    });
+  }
+}
