@@ -6,6 +6,8 @@ import {
 } from '../../../hosted-pages/src/domain/page-config/hpp-page-decide';
 import { initialHppMerchantPageState } from '../../../hosted-pages/src/domain/page-config/hpp-page';
 import { decideCompliance, type MerchantComplianceCommand } from './compliance/compliance-decide';
+import { decideCustomFields, type CustomFieldsCommand } from './custom-fields/custom-fields-decide';
+import { initialCustomFieldsState } from './custom-fields/custom-fields';
 import {
   ClarificationMessageRequired,
   GoLiveGateFailed,
@@ -134,7 +136,15 @@ const WRITABLE_FIELDS = [
 const isBlank = (value: string | null | undefined): boolean => !value || value.trim() === '';
 
 /** Every command on `merchant-{id}`: the lifecycle and the merchant's configuration. */
-export type MerchantStreamCommand = MerchantCommand | HppMerchantPageCommand | MerchantComplianceCommand;
+export type MerchantStreamCommand =
+  MerchantCommand | HppMerchantPageCommand | MerchantComplianceCommand | CustomFieldsCommand;
+
+const CUSTOM_FIELDS_COMMANDS = new Set<string>([
+  'ConfigureCustomFields',
+  'ClearCustomFields',
+  'MarkCustomFieldsProvisioned',
+  'MarkCustomFieldsProvisioningFailed',
+]);
 
 const HPP_COMMANDS = new Set<string>([
   'SetHppOverride',
@@ -150,6 +160,13 @@ export function decide(command: MerchantStreamCommand, merchant: MerchantStateOr
     return decideHppMerchantPage(
       command as HppMerchantPageCommand,
       merchant.hppPage ?? initialHppMerchantPageState(),
+    );
+  }
+  if (CUSTOM_FIELDS_COMMANDS.has(command.type)) {
+    if (!merchant) throw new MerchantNotFound(command.merchantId);
+    return decideCustomFields(
+      command as CustomFieldsCommand,
+      merchant.customFields ?? initialCustomFieldsState(),
     );
   }
   if (command.type === 'RecordMerchantSaqType') {

@@ -1,7 +1,7 @@
 import { InvalidStateTransition } from '../../../platform/src/problem';
 import { decideCompliance } from './compliance/compliance-decide';
 import { isSaqType, SAQ_TYPES } from './compliance/saq-types';
-import { goLiveChecks, toGoLiveGateResource } from './go-live-gate';
+import { goLiveChecks, toGoLiveGateResource, type GoLiveGateContext } from './go-live-gate';
 import type { Merchant } from './merchant';
 
 const merchant = (overrides: Partial<Merchant> = {}): Merchant =>
@@ -16,7 +16,7 @@ const merchant = (overrides: Partial<Merchant> = {}): Merchant =>
 
 const sandbox = { environment: 'sandbox' as const, partnerCertificationStatus: 'PENDING' };
 const production = { environment: 'production' as const, partnerCertificationStatus: 'PENDING' };
-const failing = (m: Merchant, ctx = sandbox) =>
+const failing = (m: Merchant, ctx: GoLiveGateContext = sandbox) =>
   goLiveChecks(m, ctx)
     .filter((c) => !c.passed)
     .map((c) => c.code);

@@ -10,6 +10,16 @@ import {
 } from '../../../hosted-pages/src/domain/page-config/hpp-page-events';
 import { MERCHANT_EVENT_TYPES, type MerchantEvent, type ProcessorMid } from './merchant-events';
 import {
+  evolveCustomFields,
+  initialCustomFieldsState,
+  type CustomFieldsState,
+} from './custom-fields/custom-fields';
+import {
+  CUSTOM_FIELDS_EVENT_TYPES,
+  isCustomFieldsEvent,
+  type CustomFieldsEvent,
+} from './custom-fields/custom-field-events';
+import {
   isMerchantComplianceEvent,
   MERCHANT_COMPLIANCE_EVENT_TYPES,
   type MerchantComplianceEvent,
@@ -60,15 +70,19 @@ export interface Merchant {
   failedProvisioningStep: string | null;
   /** The hosted-payment-page override and iframe embedding domains. */
   hppPage: HppMerchantPageState;
+  /** The custom-field configuration and its provisioning at the gateway. */
+  customFields: CustomFieldsState;
 }
 
 /** Everything on `merchant-{id}`: the lifecycle, and the merchant's configuration. */
-export type MerchantStreamEvent = MerchantEvent | HppMerchantPageEvent | MerchantComplianceEvent;
+export type MerchantStreamEvent =
+  MerchantEvent | HppMerchantPageEvent | MerchantComplianceEvent | CustomFieldsEvent;
 
 export const MERCHANT_STREAM_EVENT_TYPES: readonly MerchantStreamEvent['type'][] = [
   ...MERCHANT_EVENT_TYPES,
   ...HPP_MERCHANT_PAGE_EVENT_TYPES,
   ...MERCHANT_COMPLIANCE_EVENT_TYPES,
+  ...CUSTOM_FIELDS_EVENT_TYPES,
 ];
 
 /** Before MerchantCreated the merchant does not exist. */
@@ -83,6 +97,11 @@ export function evolve(merchant: MerchantStateOrNone, event: MerchantStreamEvent
     // Snapshots taken before the slice existed start from an empty one.
     const hppPage = evolveHppMerchantPage(merchant.hppPage ?? initialHppMerchantPageState(), event);
     return { ...merchant, hppPage, version: merchant.version + 1 };
+  }
+  if (isCustomFieldsEvent(event)) {
+    if (!merchant) return merchant;
+    const customFields = evolveCustomFields(merchant.customFields ?? initialCustomFieldsState(), event);
+    return { ...merchant, customFields, version: merchant.version + 1 };
   }
   if (isMerchantComplianceEvent(event)) {
     if (!merchant) return merchant;
@@ -123,6 +142,7 @@ function evolveLifecycle(merchant: MerchantStateOrNone, event: MerchantEvent): M
       suspendedFrom: null,
       failedProvisioningStep: null,
       hppPage: initialHppMerchantPageState(),
+      customFields: initialCustomFieldsState(),
     };
   }
   if (!merchant) return merchant;

@@ -1,0 +1,55 @@
+import type { CustomFieldDefinition } from './custom-field-definition';
+
+/**
+ * Stored events of a merchant's custom-field configuration. They live in the merchant's stream
+ * (`merchant-{id}`) next to the lifecycle events. Stored types are never renamed or reshaped.
+ * `configVersion` counts the configuration's changes (Configured and Cleared), from 1; the
+ * provisioning events name the version they are about, so a late answer for an older version
+ * cannot be mistaken for the current one.
+ */
+
+/** `PUT` with a non-empty set that differs from the current one. */
+export interface CustomFieldsConfigured {
+  type: 'CustomFieldsConfigured';
+  data: {
+    merchantId: string;
+    partnerId: string;
+    /** The whole set after the change, normalised (every property present), ordered by position. */
+    fields: CustomFieldDefinition[];
+    configVersion: number;
+    configuredAt: string;
+  };
+}
+
+/** `DELETE`, or a `PUT` with empty or absent `fields`, while a set was configured. */
+export interface CustomFieldsCleared {
+  type: 'CustomFieldsCleared';
+  data: { merchantId: string; partnerId: string; configVersion: number; clearedAt: string };
+}
+
+/** The gateway holds `provisionedVersion` (for a cleared version: holds no fields any more). */
+export interface CustomFieldsProvisioned {
+  type: 'CustomFieldsProvisioned';
+  data: { merchantId: string; provisionedVersion: number; provisionedAt: string };
+}
+
+/** The gateway refused or could not take `configVersion`; `error` is shown as provisioning.error. */
+export interface CustomFieldsProvisioningFailed {
+  type: 'CustomFieldsProvisioningFailed';
+  data: { merchantId: string; configVersion: number; error: string; failedAt: string };
+}
+
+export type CustomFieldsEvent =
+  CustomFieldsConfigured | CustomFieldsCleared | CustomFieldsProvisioned | CustomFieldsProvisioningFailed;
+
+export const CUSTOM_FIELDS_EVENT_TYPES: readonly CustomFieldsEvent['type'][] = [
+  'CustomFieldsConfigured',
+  'CustomFieldsCleared',
+  'CustomFieldsProvisioned',
+  'CustomFieldsProvisioningFailed',
+];
+
+/** For folding a merchant stream that also holds other merchant events. */
+export function isCustomFieldsEvent(event: { type: string }): event is CustomFieldsEvent {
+  return (CUSTOM_FIELDS_EVENT_TYPES as readonly string[]).includes(event.type);
+}
