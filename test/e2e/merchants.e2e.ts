@@ -17,6 +17,7 @@ const MERCHANT_FIELDS = [
   'processor_mids',
   'gateway_merchant_id',
   'location_count',
+  'business_state',
   'hipaa_baa_status',
   'pci_saq_type',
   'clarification_message',

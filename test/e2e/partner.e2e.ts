@@ -625,7 +625,11 @@ describe('partner identity, capabilities and the operator partner routes', () =>
   describe('in production', () => {
     it('the sandbox clock does not exist (404), while the rest of the platform tier works', async () => {
       const operatorKey = generateKey('cop').key;
-      const service = await startTestService({ APP_ENV: 'production', PLATFORM_OPERATOR_KEY: operatorKey });
+      const service = await startTestService({
+        APP_ENV: 'production',
+        PLATFORM_OPERATOR_KEY: operatorKey,
+        VAULT_KEY: 'q83vEjRWeJASNFZ4kBI0VniQEjRWeJASNFZ4kBI0VnE=',
+      });
       try {
         const operator = new ApiClient(service, operatorKey);
         expectProblem(await operator.get('/platform/sandbox/clock'), 404, 'not_found');

@@ -9,6 +9,7 @@ import { APP_CONFIG } from '../../../libs/platform/src/config/config.token';
 import { ProblemFilter } from '../../../libs/platform/src/problem/problem.filter';
 import { AuthGuard } from '../../../libs/platform/src/auth/auth.guard';
 import { OperatorKey } from '../../../libs/platform/src/auth/operator-key';
+import { SealedBox } from '../../../libs/platform/src/crypto/sealed-box';
 import { RateLimiter } from '../../../libs/platform/src/auth/rate-limiter';
 import { RouteTable } from '../../../libs/platform/src/http/route-table';
 import { IdempotencyInterceptor } from '../../../libs/platform/src/idempotency/idempotency.interceptor';
@@ -48,6 +49,7 @@ export class AppModule {
         { provide: Clock, useValue: infra.clock },
         { provide: ProjectionRunner, useValue: infra.projections },
         { provide: OperatorKey, useValue: infra.operatorKey },
+        { provide: SealedBox, useValue: infra.vault },
         { provide: IdempotencyStore, useValue: infra.idempotency },
         { provide: LOGGER, useValue: infra.logger },
         { provide: RouteTable, useValue: routes },
@@ -61,6 +63,7 @@ export class AppModule {
         Clock,
         ProjectionRunner,
         OperatorKey,
+        SealedBox,
         IdempotencyStore,
         LOGGER,
         RouteTable,

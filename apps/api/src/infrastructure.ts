@@ -6,6 +6,8 @@ import { EventStore } from '../../../libs/event-store/src';
 import { KurrentDbEventStore } from '../../../libs/event-store/src/kurrentdb/kurrentdb-event-store';
 import { PostgresEventStore } from '../../../libs/event-store/src/postgres/postgres-event-store';
 import { OperatorKey, resolveOperatorKey } from '../../../libs/platform/src/auth/operator-key';
+import { SealedBox } from '../../../libs/platform/src/crypto/sealed-box';
+import { resolveVaultKey } from '../../../libs/platform/src/crypto/vault-key';
 import { Clock, SystemClock } from '../../../libs/platform/src/clock/clock';
 import { SandboxClock } from '../../../libs/platform/src/clock/sandbox-clock';
 import type { AppConfig } from '../../../libs/platform/src/config/config';
@@ -30,6 +32,8 @@ export interface Infrastructure {
   dataSource: DataSource;
   projections: ProjectionRunner;
   operatorKey: OperatorKey;
+  /** Encryption at rest under the vault key (documents, bank data, card data). */
+  vault: SealedBox;
   idempotency: IdempotencyStore;
   stopSweepers(): void;
 }
@@ -39,6 +43,7 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
   try {
     // First: a sandbox's first start prints the generated operator key before anything else.
     const operatorKey = await resolveOperatorKey(config);
+    const vault = new SealedBox(await resolveVaultKey(config));
 
     let embedded: EmbeddedPostgres | null = null;
     let databaseUrl = config.databaseUrl;
@@ -104,6 +109,7 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
       dataSource,
       projections,
       operatorKey,
+      vault,
       idempotency,
       stopSweepers: () => clearInterval(purge),
     };

@@ -2,7 +2,12 @@ import { Module } from '@nestjs/common';
 import { PartnersModule } from '../../partners/src/partners.module';
 import { ExecuteMerchantCommandHandler } from './application/merchant-commands';
 import { MerchantReader } from './application/merchant-reader';
+import { BankAccountVault } from './application/bank-account-vault';
+import { BankVerificationController } from './http/bank-verification.controller';
 import { CustomFieldsController } from './http/custom-fields.controller';
+import { FeesController } from './http/fees.controller';
+import { DocumentStore } from './application/document-store';
+import { ComplianceDocumentsController } from './http/compliance-documents.controller';
 import { MerchantComplianceController } from './http/merchant-compliance.controller';
 import { MerchantsController } from './http/merchants.controller';
 import { PlatformMerchantsController } from './http/platform-merchants.controller';
@@ -13,10 +18,13 @@ import { PlatformMerchantsController } from './http/platform-merchants.controlle
   controllers: [
     MerchantsController,
     MerchantComplianceController,
+    ComplianceDocumentsController,
     CustomFieldsController,
+    FeesController,
+    BankVerificationController,
     PlatformMerchantsController,
   ],
-  providers: [ExecuteMerchantCommandHandler, MerchantReader],
+  providers: [ExecuteMerchantCommandHandler, MerchantReader, BankAccountVault, DocumentStore],
   exports: [MerchantReader],
 })
 export class MerchantsModule {}

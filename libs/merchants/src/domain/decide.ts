@@ -5,9 +5,17 @@ import {
   type HppMerchantPageCommand,
 } from '../../../hosted-pages/src/domain/page-config/hpp-page-decide';
 import { initialHppMerchantPageState } from '../../../hosted-pages/src/domain/page-config/hpp-page';
-import { decideCompliance, type MerchantComplianceCommand } from './compliance/compliance-decide';
+import {
+  decideCompliance,
+  MERCHANT_COMPLIANCE_COMMAND_TYPES,
+  type MerchantComplianceCommand,
+} from './compliance/compliance-decide';
 import { decideCustomFields, type CustomFieldsCommand } from './custom-fields/custom-fields-decide';
 import { initialCustomFieldsState } from './custom-fields/custom-fields';
+import { decideBank, type BankCommand } from './bank/bank-verification';
+import { decideFees, type FeesCommand } from './fees/fees-decide';
+import type { FeeEligibility } from './fees/fee-eligibility';
+import { initialFeesState } from './fees/fees';
 import {
   ClarificationMessageRequired,
   GoLiveGateFailed,
@@ -57,6 +65,7 @@ export type MerchantCommand =
       authorizedSignerEmail?: string | null;
       channel?: MerchantChannel;
       locationCount?: number | null;
+      businessState?: string | null;
       hipaaBaaStatus: HipaaBaaStatus;
       resubmissionLimit?: number;
     })
@@ -130,6 +139,7 @@ const WRITABLE_FIELDS = [
   'merchantCategoryCode',
   'channel',
   'locationCount',
+  'businessState',
   'hipaaBaaStatus',
 ] as const satisfies readonly (keyof MerchantWritableFields)[];
 
@@ -137,7 +147,13 @@ const isBlank = (value: string | null | undefined): boolean => !value || value.t
 
 /** Every command on `merchant-{id}`: the lifecycle and the merchant's configuration. */
 export type MerchantStreamCommand =
-  MerchantCommand | HppMerchantPageCommand | MerchantComplianceCommand | CustomFieldsCommand;
+  | MerchantCommand
+  | HppMerchantPageCommand
+  | MerchantComplianceCommand
+  | CustomFieldsCommand
+  | BankCommand
+  /** Fee writes carry the eligibility the handler computed from the merchant and its partner. */
+  | (FeesCommand & { eligibility: FeeEligibility });
 
 const CUSTOM_FIELDS_COMMANDS = new Set<string>([
   'ConfigureCustomFields',
@@ -145,6 +161,8 @@ const CUSTOM_FIELDS_COMMANDS = new Set<string>([
   'MarkCustomFieldsProvisioned',
   'MarkCustomFieldsProvisioningFailed',
 ]);
+
+const COMPLIANCE_COMMANDS = new Set<string>(MERCHANT_COMPLIANCE_COMMAND_TYPES);
 
 const HPP_COMMANDS = new Set<string>([
   'SetHppOverride',
@@ -169,9 +187,24 @@ export function decide(command: MerchantStreamCommand, merchant: MerchantStateOr
       merchant.customFields ?? initialCustomFieldsState(),
     );
   }
-  if (command.type === 'RecordMerchantSaqType') {
+  if (command.type === 'SetSettlementBankAccount' || command.type === 'RecordBankVerificationCheck') {
     if (!merchant) throw new MerchantNotFound(command.merchantId);
-    return decideCompliance(command, merchant);
+    return decideBank(command, { ...merchant, bank: merchant.bank ?? null });
+  }
+  if (
+    command.type === 'SetFeeProfile' ||
+    command.type === 'SetConvenienceFee' ||
+    command.type === 'SetSurcharge'
+  ) {
+    if (!merchant) throw new MerchantNotFound(command.merchantId);
+    return decideFees(command, merchant.fees ?? initialFeesState(), {
+      merchantState: merchant.state,
+      eligibility: command.eligibility,
+    });
+  }
+  if (COMPLIANCE_COMMANDS.has(command.type)) {
+    if (!merchant) throw new MerchantNotFound(command.merchantId);
+    return decideCompliance(command as MerchantComplianceCommand, merchant);
   }
   return decideLifecycle(command as MerchantCommand, merchant);
 }
@@ -193,6 +226,7 @@ function decideLifecycle(command: MerchantCommand, merchant: MerchantStateOrNone
           merchantCategoryCode: command.merchantCategoryCode,
           channel: command.channel ?? DEFAULT_MERCHANT_CHANNEL,
           locationCount: command.locationCount ?? null,
+          businessState: command.businessState ?? null,
           hipaaBaaStatus: command.hipaaBaaStatus,
           resubmissionLimit: command.resubmissionLimit ?? DEFAULT_RESUBMISSION_LIMIT,
           createdAt: command.at.toISOString(),
@@ -212,6 +246,13 @@ function decideLifecycle(command: MerchantCommand, merchant: MerchantStateOrNone
     case 'UpdateMerchant': {
       const changed: Partial<MerchantWritableFields> = {};
       for (const field of WRITABLE_FIELDS) {
+        // The BAA status is recomputed only by an actual MCC change: the same MCC again keeps
+        // a SIGNED status (a different MCC needs a new signed BAA when it requires one).
+        if (
+          field === 'hipaaBaaStatus' &&
+          command.changes.merchantCategoryCode === merchant.merchantCategoryCode
+        )
+          continue;
         const value = command.changes[field];
         if (value !== undefined && value !== merchant[field]) {
           (changed as Record<string, unknown>)[field] = value;

@@ -51,8 +51,10 @@ export function goLiveChecks(merchant: Merchant, context: GoLiveGateContext): Go
       passed: merchant.hipaaBaaStatus !== 'REQUIRED',
       detail:
         merchant.hipaaBaaStatus === 'REQUIRED'
-          ? 'the merchant category code requires a signed BAA'
-          : 'not required for this merchant category code',
+          ? 'the merchant category code requires a signed BAA: upload it as a BAA_SIGNED compliance document'
+          : merchant.hipaaBaaStatus === 'SIGNED'
+            ? 'the signed BAA was uploaded'
+            : 'not required for this merchant category code',
     },
   ];
 }

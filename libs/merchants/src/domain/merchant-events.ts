@@ -26,6 +26,8 @@ export interface MerchantWritableFields {
   merchantCategoryCode: string;
   channel: MerchantChannel;
   locationCount: number | null;
+  /** USPS code of the business location (surcharge rules depend on it); absent in early events. */
+  businessState?: string | null;
   /** Follows the MCC (computed outside from the catalog). */
   hipaaBaaStatus: HipaaBaaStatus;
 }

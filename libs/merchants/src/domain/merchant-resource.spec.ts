@@ -17,6 +17,7 @@ const SPEC_FIELDS = [
   'processor_mids',
   'gateway_merchant_id',
   'location_count',
+  'business_state', // extension: the business location's state (surcharge rules)
   'hipaa_baa_status',
   'pci_saq_type',
   'clarification_message',
@@ -112,6 +113,7 @@ describe('toMerchantResource', () => {
       processor_mids: [{ processor: 'tsys', mid: '887000003193' }],
       gateway_merchant_id: 'gw_123',
       location_count: 2,
+      business_state: null,
       hipaa_baa_status: 'REQUIRED',
       pci_saq_type: null,
       clarification_message: null,

@@ -16,6 +16,8 @@ export interface MerchantResource {
   processor_mids: { processor: string; mid: string }[];
   gateway_merchant_id: string | null;
   location_count: number | null;
+  /** Extension: USPS code of the business location (surcharge rules depend on it). */
+  business_state: string | null;
   hipaa_baa_status: HipaaBaaStatus;
   pci_saq_type: string | null;
   clarification_message: string | null;
@@ -70,6 +72,7 @@ export function toMerchantResource(m: Merchant): MerchantResource {
     processor_mids: m.processorMids.map(({ processor, mid }) => ({ processor, mid })),
     gateway_merchant_id: m.gatewayMerchantId,
     location_count: m.locationCount,
+    business_state: m.businessState ?? null,
     hipaa_baa_status: m.hipaaBaaStatus,
     pci_saq_type: m.pciSaqType,
     clarification_message: m.clarificationMessage,

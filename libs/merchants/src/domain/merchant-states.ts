@@ -63,8 +63,12 @@ export const MERCHANT_CHANNELS = ['CNP_ONLY', 'CARD_PRESENT', 'OMNICHANNEL'] as 
 export type MerchantChannel = (typeof MERCHANT_CHANNELS)[number];
 export const DEFAULT_MERCHANT_CHANNEL: MerchantChannel = 'CNP_ONLY';
 
-/** Computed outside, from the MCC catalog's BAA requirement. */
-export const HIPAA_BAA_STATUSES = ['REQUIRED', 'NOT_REQUIRED'] as const;
+/**
+ * REQUIRED / NOT_REQUIRED are computed outside, from the MCC catalog's BAA requirement (on create
+ * and on an MCC change). SIGNED: it was REQUIRED and a `BAA_SIGNED` compliance document was
+ * uploaded; a later MCC change recomputes REQUIRED / NOT_REQUIRED (a new signed BAA is needed).
+ */
+export const HIPAA_BAA_STATUSES = ['REQUIRED', 'NOT_REQUIRED', 'SIGNED'] as const;
 export type HipaaBaaStatus = (typeof HIPAA_BAA_STATUSES)[number];
 
 export const ESIGN_ENVELOPE_STATUSES = ['SENT', 'COMPLETED', 'DECLINED'] as const;

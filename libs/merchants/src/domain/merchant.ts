@@ -20,10 +20,20 @@ import {
   type CustomFieldsEvent,
 } from './custom-fields/custom-field-events';
 import {
+  BANK_EVENT_TYPES,
+  evolveBank,
+  isBankEvent,
+  type BankEvent,
+  type BankState,
+} from './bank/bank-verification';
+import { FEES_EVENT_TYPES, isFeesEvent, type FeesEvent } from './fees/fee-events';
+import { evolveFees, initialFeesState, type FeesState } from './fees/fees';
+import {
   isMerchantComplianceEvent,
   MERCHANT_COMPLIANCE_EVENT_TYPES,
   type MerchantComplianceEvent,
 } from './compliance/compliance-events';
+import type { DocumentMeta } from './compliance/documents';
 import type { EsignEnvelopeStatus, HipaaBaaStatus, MerchantChannel, MerchantState } from './merchant-states';
 
 export interface EsignEnvelope {
@@ -48,6 +58,7 @@ export interface Merchant {
   processorMids: ProcessorMid[];
   gatewayMerchantId: string | null;
   locationCount: number | null;
+  businessState: string | null;
   hipaaBaaStatus: HipaaBaaStatus;
   pciSaqType: string | null;
   /** The open clarification request; cleared when the partner responds. */
@@ -72,17 +83,25 @@ export interface Merchant {
   hppPage: HppMerchantPageState;
   /** The custom-field configuration and its provisioning at the gateway. */
   customFields: CustomFieldsState;
+  /** Metadata of the uploaded compliance documents, oldest first (the content is sealed elsewhere). */
+  complianceDocuments: DocumentMeta[];
+  /** The settlement bank account (masked) and its verification; null until one is set. */
+  bank: BankState | null;
+  /** Fee profile, convenience-fee and surcharge programs. */
+  fees: FeesState;
 }
 
 /** Everything on `merchant-{id}`: the lifecycle, and the merchant's configuration. */
 export type MerchantStreamEvent =
-  MerchantEvent | HppMerchantPageEvent | MerchantComplianceEvent | CustomFieldsEvent;
+  MerchantEvent | HppMerchantPageEvent | MerchantComplianceEvent | CustomFieldsEvent | BankEvent | FeesEvent;
 
 export const MERCHANT_STREAM_EVENT_TYPES: readonly MerchantStreamEvent['type'][] = [
   ...MERCHANT_EVENT_TYPES,
   ...HPP_MERCHANT_PAGE_EVENT_TYPES,
   ...MERCHANT_COMPLIANCE_EVENT_TYPES,
   ...CUSTOM_FIELDS_EVENT_TYPES,
+  ...BANK_EVENT_TYPES,
+  ...FEES_EVENT_TYPES,
 ];
 
 /** Before MerchantCreated the merchant does not exist. */
@@ -98,6 +117,15 @@ export function evolve(merchant: MerchantStateOrNone, event: MerchantStreamEvent
     const hppPage = evolveHppMerchantPage(merchant.hppPage ?? initialHppMerchantPageState(), event);
     return { ...merchant, hppPage, version: merchant.version + 1 };
   }
+  if (isBankEvent(event)) {
+    if (!merchant) return merchant;
+    return { ...merchant, bank: evolveBank(merchant.bank ?? null, event), version: merchant.version + 1 };
+  }
+  if (isFeesEvent(event)) {
+    if (!merchant) return merchant;
+    const fees = evolveFees(merchant.fees ?? initialFeesState(), event);
+    return { ...merchant, fees, version: merchant.version + 1 };
+  }
   if (isCustomFieldsEvent(event)) {
     if (!merchant) return merchant;
     const customFields = evolveCustomFields(merchant.customFields ?? initialCustomFieldsState(), event);
@@ -105,7 +133,31 @@ export function evolve(merchant: MerchantStateOrNone, event: MerchantStreamEvent
   }
   if (isMerchantComplianceEvent(event)) {
     if (!merchant) return merchant;
-    return { ...merchant, pciSaqType: event.data.saqType, version: merchant.version + 1 };
+    const m: Merchant = { ...merchant, version: merchant.version + 1 };
+    switch (event.type) {
+      case 'MerchantSaqTypeRecorded':
+        return { ...m, pciSaqType: event.data.saqType };
+      case 'MerchantComplianceDocumentUploaded': {
+        const d = event.data;
+        const document: DocumentMeta = {
+          id: d.documentId,
+          documentType: d.documentType,
+          fileName: d.fileName,
+          contentType: d.contentType,
+          sizeBytes: d.sizeBytes,
+          sha256: d.sha256,
+          uploadedAt: d.uploadedAt,
+        };
+        // Snapshots taken before documents existed lack the list. A signed BAA satisfies a
+        // REQUIRED status; a later MCC change (PATCH) recomputes the status and needs a new one.
+        const signsBaa = d.documentType === 'BAA_SIGNED' && m.hipaaBaaStatus === 'REQUIRED';
+        return {
+          ...m,
+          complianceDocuments: [...(m.complianceDocuments ?? []), document],
+          hipaaBaaStatus: signsBaa ? 'SIGNED' : m.hipaaBaaStatus,
+        };
+      }
+    }
   }
   return evolveLifecycle(merchant, event);
 }
@@ -127,6 +179,7 @@ function evolveLifecycle(merchant: MerchantStateOrNone, event: MerchantEvent): M
       processorMids: [],
       gatewayMerchantId: null,
       locationCount: d.locationCount,
+      businessState: d.businessState ?? null,
       hipaaBaaStatus: d.hipaaBaaStatus,
       pciSaqType: null,
       clarificationMessage: null,
@@ -143,6 +196,9 @@ function evolveLifecycle(merchant: MerchantStateOrNone, event: MerchantEvent): M
       failedProvisioningStep: null,
       hppPage: initialHppMerchantPageState(),
       customFields: initialCustomFieldsState(),
+      complianceDocuments: [],
+      bank: null,
+      fees: initialFeesState(),
     };
   }
   if (!merchant) return merchant;

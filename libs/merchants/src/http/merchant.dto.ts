@@ -11,9 +11,11 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { US_STATES } from '../../../configuration/src/us-states';
 import { MERCHANT_CHANNELS as CHANNELS, MERCHANT_OPERATOR_ACTIONS } from '../domain/merchant-states';
 
 const NOT_BLANK = /\S/;
+const US_STATE_CODES = US_STATES.map((s) => s.code);
 export const MCC_PATTERN = /^[0-9]{4}$/;
 
 /** Present means set; `null` is refused for these (a merchant always has them). */
@@ -58,6 +60,11 @@ export class CreateMerchantDto {
   @Min(1)
   @Max(100_000)
   location_count?: number;
+
+  /** Extension: USPS code of the business location (surcharge rules depend on it). */
+  @IsOptional()
+  @IsIn(US_STATE_CODES, { message: 'must be a US state code from GET /config/us-states' })
+  business_state?: string;
 }
 
 /** `PATCH /merchants/{id}`: only provided fields change; none may be set to null. */
@@ -103,6 +110,10 @@ export class UpdateMerchantDto {
   @Min(1)
   @Max(100_000)
   location_count?: number;
+
+  @ValidateIf(present)
+  @IsIn(US_STATE_CODES, { message: 'must be a US state code from GET /config/us-states' })
+  business_state?: string;
 }
 
 /** `POST /merchants/{id}/respond-clarification`. */

@@ -92,6 +92,7 @@ export class MerchantsController {
       authorizedSignerEmail: body.authorized_signer_email ?? null,
       channel: body.channel,
       locationCount: body.location_count ?? null,
+      businessState: body.business_state ?? null,
       hipaaBaaStatus: hipaaBaaStatusFor(body.merchant_category_code),
     });
     return toMerchantResource(merchant);
@@ -123,6 +124,7 @@ export class MerchantsController {
       }),
       ...(body.channel !== undefined && { channel: body.channel }),
       ...(body.location_count !== undefined && { locationCount: body.location_count }),
+      ...(body.business_state !== undefined && { businessState: body.business_state }),
       ...(body.merchant_category_code !== undefined && {
         merchantCategoryCode: body.merchant_category_code,
         hipaaBaaStatus: hipaaBaaStatusFor(body.merchant_category_code),

@@ -15,6 +15,7 @@ describe('configuration', () => {
       webhookTimeoutMs: 10000,
       releasedOperations: [],
       logLevel: 'info',
+      vaultKey: null,
     });
   });
 
@@ -31,6 +32,7 @@ describe('configuration', () => {
       WEBHOOK_RETRY_SCHEDULE: '0, 5, 10',
       WEBHOOK_TIMEOUT_MS: '2000',
       RELEASED_OPERATIONS: 'terminals',
+      VAULT_KEY: 'q83vEjRWeJASNFZ4kBI0VniQEjRWeJASNFZ4kBI0VnE=',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -42,6 +44,7 @@ describe('configuration', () => {
       webhookRetrySchedule: [0, 5, 10],
       webhookTimeoutMs: 2000,
       releasedOperations: ['terminals'],
+      vaultKey: 'q83vEjRWeJASNFZ4kBI0VniQEjRWeJASNFZ4kBI0VnE=',
     });
   });
 
@@ -60,6 +63,12 @@ describe('configuration', () => {
       'PLATFORM_OPERATOR_KEY',
       { APP_ENV: 'production' },
       /PLATFORM_OPERATOR_KEY="": is required when APP_ENV=production/,
+    ],
+    ['VAULT_KEY', { VAULT_KEY: 'not-a-key' }, /VAULT_KEY="<hidden>": must be the base64 of 32 random bytes/],
+    [
+      'VAULT_KEY',
+      { APP_ENV: 'production', PLATFORM_OPERATOR_KEY: 'cop_abcdEFGH_0123456789abcdefghijklmn' },
+      /VAULT_KEY="": is required when APP_ENV=production/,
     ],
     ['WEBHOOK_RETRY_SCHEDULE', { WEBHOOK_RETRY_SCHEDULE: '0,soon' }, /WEBHOOK_RETRY_SCHEDULE/],
     ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '-1' }, /WEBHOOK_TIMEOUT_MS/],

@@ -21,6 +21,11 @@ export interface AppConfig {
   webhookTimeoutMs: number;
   releasedOperations: string[];
   logLevel: string;
+  /**
+   * Key-encryption key of the vault (base64 of 32 bytes). Unset in sandbox: generated into
+   * DATA_DIR on first start; required in production.
+   */
+  vaultKey: string | null;
 }
 
 export class ConfigError extends Error {
@@ -125,6 +130,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }
   }
 
+  const vaultKey = read(env, 'VAULT_KEY') ?? null;
+  if (vaultKey !== null && !/^[A-Za-z0-9+/]{43}=$/.test(vaultKey)) {
+    throw new ConfigError(
+      'VAULT_KEY',
+      '<hidden>',
+      'must be the base64 of 32 random bytes (openssl rand -base64 32)',
+    );
+  }
+  if (vaultKey === null && appEnv === 'production') {
+    throw new ConfigError('VAULT_KEY', '', 'is required when APP_ENV=production');
+  }
+
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError('LOG_LEVEL', logLevel, `must be one of ${LOG_LEVELS.join(', ')}`);
@@ -148,5 +165,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10000, 100, 60000),
     releasedOperations: released,
     logLevel,
+    vaultKey,
   };
 }

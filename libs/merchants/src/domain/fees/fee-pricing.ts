@@ -85,16 +85,22 @@ export function priceTransaction(
   ) {
     return price(0n, 0n);
   }
-  const bps = Math.min(surcharge.percentBps, input.eligibility?.surcharge.max_percent_bps ?? surcharge.percentBps);
+  const bps = Math.min(
+    surcharge.percentBps,
+    input.eligibility?.surcharge.max_percent_bps ?? surcharge.percentBps,
+  );
   return price(percentOfMinor(base, bps), 0n);
 }
 
 function convenienceFee(program: NonNullable<FeesState['convenienceFee']>, base: bigint): bigint {
-  if (program.amountType === 'FIXED' && program.fixedAmountMinor !== null) return BigInt(program.fixedAmountMinor);
+  if (program.amountType === 'FIXED' && program.fixedAmountMinor !== null)
+    return BigInt(program.fixedAmountMinor);
   if (program.amountType === 'PERCENT' && program.percentBps !== null) {
     let fee = percentOfMinor(base, program.percentBps);
-    if (program.minAmountMinor !== null && fee < BigInt(program.minAmountMinor)) fee = BigInt(program.minAmountMinor);
-    if (program.maxAmountMinor !== null && fee > BigInt(program.maxAmountMinor)) fee = BigInt(program.maxAmountMinor);
+    if (program.minAmountMinor !== null && fee < BigInt(program.minAmountMinor))
+      fee = BigInt(program.minAmountMinor);
+    if (program.maxAmountMinor !== null && fee > BigInt(program.maxAmountMinor))
+      fee = BigInt(program.maxAmountMinor);
     return fee;
   }
   return 0n; // an enabled program always has terms; a malformed one charges nothing

@@ -152,7 +152,11 @@ function setSurcharge(command: SetSurcharge, state: FeesState, context: FeesCont
       throw new SurchargeExceedsCap(request.percentBps, cap);
     }
   }
-  const terms: SurchargeTerms = { enabled: request.enabled, percentBps: request.percentBps, cardTypes: ['credit'] };
+  const terms: SurchargeTerms = {
+    enabled: request.enabled,
+    percentBps: request.percentBps,
+    cardTypes: ['credit'],
+  };
   if (state.surcharge && sameTerms(terms, withoutUpdatedAt(state.surcharge))) return [];
   return [
     {

@@ -104,7 +104,11 @@ export interface FeesState {
   surcharge: SurchargeProgram | null;
 }
 
-export const initialFeesState = (): FeesState => ({ feeProfile: null, convenienceFee: null, surcharge: null });
+export const initialFeesState = (): FeesState => ({
+  feeProfile: null,
+  convenienceFee: null,
+  surcharge: null,
+});
 
 /** Folds one event of the merchant stream. Events are facts: never throws; other types are ignored. */
 export function evolveFees(state: FeesState, event: { type: string }): FeesState {
@@ -121,7 +125,12 @@ export function evolveFees(state: FeesState, event: { type: string }): FeesState
       const { merchantId: _m, partnerId: _p, setAt, appliesTo, channels, ...terms } = event.data;
       return {
         ...state,
-        convenienceFee: { ...terms, appliesTo: [...appliesTo], channels: [...channels], updatedAt: setAt },
+        convenienceFee: {
+          ...terms,
+          appliesTo: [...(appliesTo ?? [])],
+          channels: [...(channels ?? [])],
+          updatedAt: setAt,
+        },
       };
     }
     case 'MerchantSurchargeSet': {
@@ -213,7 +222,10 @@ function feeProfileBody(profile: FeeProfile): FeeProfileBody {
   };
 }
 
-export function toFeeProfile(merchant: { id: string; version: number }, profile: FeeProfile): FeeProfileResource {
+export function toFeeProfile(
+  merchant: { id: string; version: number },
+  profile: FeeProfile,
+): FeeProfileResource {
   return { merchant_id: merchant.id, ...feeProfileBody(profile), version: merchant.version };
 }
 

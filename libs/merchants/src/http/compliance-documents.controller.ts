@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { IsOptional } from 'class-validator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PartnerRoute } from '../../../platform/src/auth/access';
+import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
+import { Clock } from '../../../platform/src/clock/clock';
+import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { ProjectionRunner } from '../../../projections/src';
+import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { baaTemplatePdf } from '../application/baa-template';
+import { DocumentStore } from '../application/document-store';
+import { ExecuteMerchantCommand } from '../application/merchant-commands';
+import { MerchantReader } from '../application/merchant-reader';
+import {
+  decideCompliance,
+  type UploadMerchantComplianceDocument,
+} from '../domain/compliance/compliance-decide';
+import { toDocumentList, toDocumentResource, validateDocumentUpload } from '../domain/compliance/documents';
+
+/**
+ * The body's fields, declared so the global pipe lets them through; their rules (types, sizes,
+ * the file signature) are the domain's (validateDocumentUpload), which names every broken one.
+ */
+class UploadDocumentDto {
+  @IsOptional()
+  document_type?: unknown;
+  @IsOptional()
+  file_name?: unknown;
+  @IsOptional()
+  content_type?: unknown;
+  @IsOptional()
+  content_base64?: unknown;
+}
+
+/**
+ * Compliance documents (metadata list, upload sealed at rest) and the HIPAA BAA template. The
+ * merchant must be the partner's own: any other id is 404 `merchant_not_found` on every route.
+ */
+@Controller('merchants/:merchantId')
+export class ComplianceDocumentsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly merchants: MerchantReader,
+    private readonly documents: DocumentStore,
+    private readonly projections: ProjectionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Metadata only, newest first. */
+  @Get('compliance-documents')
+  @PartnerRoute('merchant:read')
+  async list(@Param('merchantId', UuidParam) merchantId: string, @CurrentPartner() caller: PartnerPrincipal) {
+    const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
+    return toDocumentList(merchant.complianceDocuments);
+  }
+
+  /**
+   * 201 with the document's metadata. The sealed content is stored first, then the event is
+   * appended: an event never names missing content (see DocumentStore). The id derives from the
+   * idempotency record, so a retried request stores and records the same document once.
+   */
+  @Post('compliance-documents')
+  @PartnerRoute('merchant:write')
+  async upload(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Body() body: UploadDocumentDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
+    const validation = validateDocumentUpload(body);
+    if (!validation.ok) throw validationProblem(validation.errors);
+    const { upload } = validation;
+    const content = Buffer.from(upload.content.buffer, upload.content.byteOffset, upload.content.byteLength);
+    const documentId = idFor(request.commandId, 'compliance-document', randomUUID);
+    const command = (sha256: string): UploadMerchantComplianceDocument => ({
+      type: 'UploadMerchantComplianceDocument',
+      merchantId,
+      documentId,
+      documentType: upload.documentType,
+      fileName: upload.fileName,
+      contentType: upload.contentType,
+      sizeBytes: content.length,
+      sha256,
+      at: this.clock.now(),
+    });
+    // Refusals (a CLOSED merchant) before anything is stored; the handler decides again on append.
+    decideCompliance(command(''), merchant);
+    const sha256 = await this.documents.put(merchantId, caller.partnerId, documentId, content);
+    const { at: _at, ...input } = command(sha256);
+    const result = await this.commands.execute(
+      new ExecuteMerchantCommand(input, metadataOf(request, caller.partnerId)),
+    );
+    if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
+    const stored = result.merchant.complianceDocuments.find((d) => d.id === documentId);
+    if (!stored) throw new Error(`compliance document ${documentId} was not recorded`);
+    return toDocumentResource(stored);
+  }
+
+  /** The HIPAA business associate agreement to sign, as a PDF naming the merchant. */
+  @Get('compliance/baa-template')
+  @PartnerRoute('merchant:read')
+  async baaTemplate(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer> {
+    const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
+    const pdf = baaTemplatePdf({
+      merchantId: merchant.id,
+      businessName: merchant.businessName,
+      authorizedSignerName: merchant.authorizedSignerName,
+      generatedAt: this.clock.now(),
+    });
+    void reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `attachment; filename="baa-template-${merchant.id}.pdf"`)
+      .header('cache-control', 'no-store');
+    return pdf;
+  }
+}
