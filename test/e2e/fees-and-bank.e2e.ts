@@ -160,6 +160,40 @@ describe('merchant fees and settlement bank verification', () => {
     });
   });
 
+  it('the application shows sections 2 to 5 with personal and bank data masked', async () => {
+    const merchant = await newMerchant({
+      contact_name: 'Jamie Rivera',
+      contact_email: 'jamie@fee.test',
+      authorized_signer_name: 'Sam Signer',
+    });
+    await partner.client.put(`/merchants/${merchant.id}/bank-account`, {
+      routing_number: '011000015',
+      account_number: '987654321',
+      account_type: 'CHECKING',
+      account_holder_name: 'Fee Shop LLC',
+    });
+    const res = await partner.client.get(`/merchants/${merchant.id}/application`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      merchant_id: merchant.id,
+      section_2_business: { business_name: 'Fee Shop', merchant_category_code: '5812', business_state: 'NY' },
+      section_3_principals: {
+        contact_name: 'J. R.',
+        contact_email: 'j***@fee.test',
+        authorized_signer_name: 'S. S.',
+      },
+      section_5_banking: {
+        routing_number: '*****0015',
+        account_number: '****4321',
+        verification_status: 'PENDING',
+      },
+    });
+    const text = JSON.stringify(res.body);
+    for (const secret of ['Jamie', 'jamie@', '987654321', 'Sam Signer']) expect(text).not.toContain(secret);
+    const other = await platform().newPartner({ name: 'Peeker' });
+    expectProblem(await other.client.get(`/merchants/${merchant.id}/application`), 404, 'merchant_not_found');
+  });
+
   it('another partner reaches none of it', async () => {
     const merchant = await newMerchant();
     const other = await platform().newPartner({ name: 'Other' });

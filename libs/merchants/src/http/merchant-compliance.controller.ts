@@ -14,6 +14,7 @@ import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
 import { ExecuteMerchantCommand } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import { isSaqType, SAQ_TYPES } from '../domain/compliance/saq-types';
+import { toApplicationView } from '../domain/application-view';
 import { toGoLiveGateResource } from '../domain/go-live-gate';
 import { toMerchantResource } from '../domain/merchant-resource';
 
@@ -63,6 +64,16 @@ export class MerchantComplianceController {
     );
     if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
     return toMerchantResource(result.merchant);
+  }
+
+  /** Sections 2 to 5 of the onboarding application, personal and bank data masked. */
+  @Get('merchants/:merchantId/application')
+  @PartnerRoute('merchant:read')
+  async application(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @CurrentPartner() caller: PartnerPrincipal,
+  ) {
+    return toApplicationView(await this.merchants.getForPartner(merchantId, caller.partnerId));
   }
 
   /** Every go-live check with pass or fail (the operator's `go_live` needs them all). */
