@@ -181,10 +181,25 @@ describe('merchants: onboarding through the partner and operator APIs', () => {
       ['partner_certified', true],
       ['pci_saq_type_recorded', false],
       ['hipaa_baa_signed', true],
+      ['bank_account_verified', false],
     ]);
     const refused = await operator(merchant.id, 'go_live');
     expectProblem(refused, 422, 'go_live_gate_failed');
-    expect(refused.body.errors.map((e: any) => e.field)).toEqual(['go_live_gate.pci_saq_type_recorded']);
+    expect(refused.body.errors.map((e: any) => e.field)).toEqual([
+      'go_live_gate.pci_saq_type_recorded',
+      'go_live_gate.bank_account_verified',
+    ]);
+    const bank = await partner.client.put(`/merchants/${merchant.id}/bank-account`, {
+      routing_number: '011000015',
+      account_number: '123456789',
+      account_type: 'CHECKING',
+      account_holder_name: 'Live Cafe LLC',
+    });
+    expect(bank.body.status).toBe('PENDING');
+    await platform().operator.post('/platform/sandbox/clock', { advance_seconds: 120 });
+    expect((await partner.client.post(`/merchants/${merchant.id}/bank-verification/check`)).body.status).toBe(
+      'VERIFIED',
+    );
 
     expectValidationError(
       await partner.client.post(`/merchants/${merchant.id}/compliance/saq-type`, { saq_type: 'Z' }),

@@ -11,6 +11,7 @@ const merchant = (overrides: Partial<Merchant> = {}): Merchant =>
     state: 'ACTIVE',
     pciSaqType: 'A',
     hipaaBaaStatus: 'NOT_REQUIRED',
+    bank: { status: 'VERIFIED', failureReason: null },
     ...overrides,
   }) as Merchant;
 
@@ -31,6 +32,11 @@ describe('go-live gate', () => {
     [{ state: 'APPROVED' as const }, ['merchant_active']],
     [{ pciSaqType: null }, ['pci_saq_type_recorded']],
     [{ hipaaBaaStatus: 'REQUIRED' as const }, ['hipaa_baa_signed']],
+    [{ bank: null }, ['bank_account_verified']],
+    [
+      { bank: { status: 'FAILED', failureReason: 'account not found' } as Merchant['bank'] },
+      ['bank_account_verified'],
+    ],
   ])('fails %p on %p', (overrides, codes) => {
     expect(failing(merchant(overrides))).toEqual(codes);
     expect(toGoLiveGateResource(merchant(overrides), sandbox).ready).toBe(false);

@@ -56,6 +56,14 @@ export function goLiveChecks(merchant: Merchant, context: GoLiveGateContext): Go
             ? 'the signed BAA was uploaded'
             : 'not required for this merchant category code',
     },
+    {
+      code: 'bank_account_verified',
+      label: 'Settlement bank account verified',
+      passed: merchant.bank?.status === 'VERIFIED',
+      detail: merchant.bank
+        ? `verification is ${merchant.bank.status}${merchant.bank.failureReason ? `: ${merchant.bank.failureReason}` : ''}`
+        : 'set one with PUT /merchants/{id}/bank-account, then POST /merchants/{id}/bank-verification/check',
+    },
   ];
 }
 
