@@ -654,6 +654,22 @@ describe('partner identity, capabilities and the operator partner routes', () =>
           401,
           'unauthorized',
         );
+
+        // Going live in production needs the partner CERTIFIED: the gate says so until it is.
+        const partnerClient = new ApiClient(service, key.body.api_key);
+        const merchant = await partnerClient.post('/merchants', {
+          business_name: 'Prod Cafe',
+          contact_email: 'cafe@example.test',
+          contact_name: 'Cafe Owner',
+          merchant_category_code: '5812',
+        });
+        const gate = async () =>
+          (await partnerClient.get(`/merchants/${merchant.body.id}/go-live-gate`)).body.checks.find(
+            (c: any) => c.code === 'partner_certified',
+          );
+        expect(await gate()).toMatchObject({ passed: false, detail: 'partner certification is PENDING' });
+        await operator.put(`/platform/partners/${created.body.id}/certification`, { status: 'CERTIFIED' });
+        expect(await gate()).toMatchObject({ passed: true });
       } finally {
         await service.close();
       }
