@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PartnersModule } from '../../partners/src/partners.module';
 import { ExecuteMerchantCommandHandler } from './application/merchant-commands';
+import { MerchantCommands } from './application/merchant-commands.service';
 import { MerchantReader } from './application/merchant-reader';
 import { BankAccountVault } from './application/bank-account-vault';
 import { BankVerificationController } from './http/bank-verification.controller';
@@ -24,7 +25,13 @@ import { PlatformMerchantsController } from './http/platform-merchants.controlle
     BankVerificationController,
     PlatformMerchantsController,
   ],
-  providers: [ExecuteMerchantCommandHandler, MerchantReader, BankAccountVault, DocumentStore],
-  exports: [MerchantReader],
+  providers: [
+    ExecuteMerchantCommandHandler,
+    MerchantCommands,
+    MerchantReader,
+    BankAccountVault,
+    DocumentStore,
+  ],
+  exports: [MerchantReader, MerchantCommands],
 })
 export class MerchantsModule {}

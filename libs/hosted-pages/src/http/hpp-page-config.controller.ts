@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MerchantCommands } from '../../../merchants/src/application/merchant-commands.service';
 import {
   Body,
   Controller,
@@ -22,14 +23,10 @@ import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-import { ProjectionRunner } from '../../../projections/src';
 import { ExecutePartnerCommand } from '../../../partners/src/application/partner-commands';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
-import {
-  ExecuteMerchantCommand,
-  type MerchantCommandInput,
-} from '../../../merchants/src/application/merchant-commands';
+import type { MerchantCommandInput } from '../../../merchants/src/application/merchant-commands';
 import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
 import type { Merchant } from '../../../merchants/src/domain/merchant';
 import type { HppPageConfigState } from '../domain/page-config/hpp-page';
@@ -69,7 +66,7 @@ export class HppPageConfigController {
     private readonly commands: CommandBus,
     private readonly partners: PartnerReader,
     private readonly merchants: MerchantReader,
-    private readonly projections: ProjectionRunner,
+    private readonly merchantCommands: MerchantCommands,
     private readonly pool: Pool,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -212,10 +209,6 @@ export class HppPageConfigController {
     command: MerchantCommandInput,
   ): Promise<Merchant> {
     await this.merchants.getForPartner(merchantId, caller.partnerId);
-    const result = await this.commands.execute(
-      new ExecuteMerchantCommand(command, metadataOf(request, caller.partnerId)),
-    );
-    if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
-    return result.merchant;
+    return (await this.merchantCommands.run(request, caller.partnerId, command)).merchant;
   }
 }

@@ -1,17 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { MerchantCommands } from '../application/merchant-commands.service';
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsString, Length, Matches } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { Clock } from '../../../platform/src/clock/clock';
-import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-import { ProjectionRunner } from '../../../projections/src';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
 import { BankAccountVault } from '../application/bank-account-vault';
-import { ExecuteMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
+import { type MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import { isAbaRoutingNumber } from '../domain/bank/aba';
 import { BankAccountMissing, BANK_ACCOUNT_TYPES, toBankVerification } from '../domain/bank/bank-verification';
@@ -44,10 +43,9 @@ class BankAccountDto {
 @Controller('merchants/:merchantId')
 export class BankVerificationController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly merchantCommands: MerchantCommands,
     private readonly merchants: MerchantReader,
     private readonly vault: BankAccountVault,
-    private readonly projections: ProjectionRunner,
     private readonly clock: Clock,
   ) {}
 
@@ -125,10 +123,6 @@ export class BankVerificationController {
     caller: PartnerPrincipal,
     command: MerchantCommandInput,
   ): Promise<Merchant> {
-    const result = await this.commands.execute(
-      new ExecuteMerchantCommand(command, metadataOf(request, caller.partnerId)),
-    );
-    if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
-    return result.merchant;
+    return (await this.merchantCommands.run(request, caller.partnerId, command)).merchant;
   }
 }

@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { MerchantCommands } from '../application/merchant-commands.service';
 import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { IsOptional } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { Clock } from '../../../platform/src/clock/clock';
-import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-import { ProjectionRunner } from '../../../projections/src';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
 import { baaTemplatePdf } from '../application/baa-template';
 import { DocumentStore } from '../application/document-store';
-import { ExecuteMerchantCommand } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import {
   decideCompliance,
@@ -42,10 +40,9 @@ class UploadDocumentDto {
 @Controller('merchants/:merchantId')
 export class ComplianceDocumentsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly merchantCommands: MerchantCommands,
     private readonly merchants: MerchantReader,
     private readonly documents: DocumentStore,
-    private readonly projections: ProjectionRunner,
     private readonly clock: Clock,
   ) {}
 
@@ -91,10 +88,7 @@ export class ComplianceDocumentsController {
     decideCompliance(command(''), merchant);
     const sha256 = await this.documents.put(merchantId, caller.partnerId, documentId, content);
     const { at: _at, ...input } = command(sha256);
-    const result = await this.commands.execute(
-      new ExecuteMerchantCommand(input, metadataOf(request, caller.partnerId)),
-    );
-    if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
+    const result = await this.merchantCommands.run(request, caller.partnerId, input);
     const stored = result.merchant.complianceDocuments.find((d) => d.id === documentId);
     if (!stored) throw new Error(`compliance document ${documentId} was not recorded`);
     return toDocumentResource(stored);

@@ -1,14 +1,12 @@
 import { Body, Controller, Get, Param, Put, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { MerchantCommands } from '../application/merchant-commands.service';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
-import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
-import { ProjectionRunner } from '../../../projections/src';
+import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
 import { enabledFeatures } from '../../../partners/src/domain/configuration';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
-import { ExecuteMerchantCommand } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import { feeEligibility, type FeeEligibility } from '../domain/fees/fee-eligibility';
 import { initialFeesState, toFeeSettings } from '../domain/fees/fees';
@@ -22,10 +20,9 @@ import type { Merchant } from '../domain/merchant';
 @Controller('merchants/:merchantId')
 export class FeesController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly merchantCommands: MerchantCommands,
     private readonly merchants: MerchantReader,
     private readonly partners: PartnerReader,
-    private readonly projections: ProjectionRunner,
   ) {}
 
   @Get('fee-eligibility')
@@ -111,13 +108,7 @@ export class FeesController {
     body: unknown,
   ): Promise<Merchant> {
     const eligibility = await this.eligibilityOf(merchant);
-    const result = await this.commands.execute(
-      new ExecuteMerchantCommand(
-        { type, merchantId: merchant.id, partnerId: caller.partnerId, body, eligibility },
-        metadataOf(request, caller.partnerId),
-      ),
-    );
-    if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
-    return result.merchant;
+    const command = { type, merchantId: merchant.id, partnerId: caller.partnerId, body, eligibility };
+    return (await this.merchantCommands.run(request, caller.partnerId, command)).merchant;
   }
 }

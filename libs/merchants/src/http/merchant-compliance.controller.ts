@@ -1,17 +1,15 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { MerchantCommands } from '../application/merchant-commands.service';
 import { IsString } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
-import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
+import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-import { ProjectionRunner } from '../../../projections/src';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
-import { ExecuteMerchantCommand } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import { isSaqType, SAQ_TYPES } from '../domain/compliance/saq-types';
 import { toApplicationView } from '../domain/application-view';
@@ -27,10 +25,9 @@ class SaqTypeDto {
 @Controller()
 export class MerchantComplianceController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly merchantCommands: MerchantCommands,
     private readonly merchants: MerchantReader,
     private readonly partners: PartnerReader,
-    private readonly projections: ProjectionRunner,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -56,13 +53,11 @@ export class MerchantComplianceController {
         { field: 'saq_type', message: `must be one of ${SAQ_TYPES.map((t) => t.code).join(', ')}` },
       ]);
     }
-    const result = await this.commands.execute(
-      new ExecuteMerchantCommand(
-        { type: 'RecordMerchantSaqType', merchantId, saqType: body.saq_type },
-        metadataOf(request, caller.partnerId),
-      ),
-    );
-    if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
+    const result = await this.merchantCommands.run(request, caller.partnerId, {
+      type: 'RecordMerchantSaqType',
+      merchantId,
+      saqType: body.saq_type,
+    });
     return toMerchantResource(result.merchant);
   }
 

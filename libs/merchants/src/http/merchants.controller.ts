@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { MerchantCommands } from '../application/merchant-commands.service';
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
-import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-import { ProjectionRunner } from '../../../projections/src';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
 import { hipaaBaaStatusFor } from '../application/merchant-catalog';
-import { ExecuteMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
+import { type MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import type { MerchantChanges } from '../domain/decide';
 import type { Merchant } from '../domain/merchant';
@@ -29,9 +28,8 @@ import {
 @Controller('merchants')
 export class MerchantsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly merchantCommands: MerchantCommands,
     private readonly merchants: MerchantReader,
-    private readonly projections: ProjectionRunner,
     private readonly pool: Pool,
     private readonly cursors: CursorCodec,
   ) {}
@@ -207,11 +205,7 @@ export class MerchantsController {
     caller: PartnerPrincipal,
     command: MerchantCommandInput,
   ): Promise<Merchant> {
-    const result = await this.commands.execute(
-      new ExecuteMerchantCommand(command, metadataOf(request, caller.partnerId)),
-    );
-    if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
-    return result.merchant;
+    return (await this.merchantCommands.run(request, caller.partnerId, command)).merchant;
   }
 }
 

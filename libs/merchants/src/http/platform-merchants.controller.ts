@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { MerchantCommands } from '../application/merchant-commands.service';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { OperatorRoute } from '../../../platform/src/auth/access';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
-import { metadataOf } from '../../../platform/src/http/request-metadata';
-import { ProjectionRunner } from '../../../projections/src';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
-import { ExecuteMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
+import { type MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import type { Merchant } from '../domain/merchant';
 import type { GoLiveGate } from '../domain/merchant-errors';
@@ -26,10 +24,9 @@ import { MerchantTransitionDto } from './merchant.dto';
 @Controller('platform/merchants')
 export class PlatformMerchantsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly merchantCommands: MerchantCommands,
     private readonly merchants: MerchantReader,
     private readonly partners: PartnerReader,
-    private readonly projections: ProjectionRunner,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -48,10 +45,7 @@ export class PlatformMerchantsController {
   ) {
     const merchant = await this.merchants.get(merchantId);
     const command = await this.commandFor(body, merchant);
-    const result = await this.commands.execute(
-      new ExecuteMerchantCommand(command, metadataOf(request, merchant.partnerId)),
-    );
-    if (result.position !== null) await this.projections.waitFor(result.position, ['merchant-list']);
+    const result = await this.merchantCommands.run(request, merchant.partnerId, command);
     return toMerchantResource(result.merchant);
   }
 
