@@ -12,7 +12,7 @@ import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
 import { BankAccountVault } from '../application/bank-account-vault';
 import { type MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
-import { isAbaRoutingNumber } from '../domain/bank/aba';
+import { isAbaRoutingNumber } from '../../../platform/src/banking/aba';
 import { BankAccountMissing, BANK_ACCOUNT_TYPES, toBankVerification } from '../domain/bank/bank-verification';
 import { sandboxBankVerification } from '../domain/bank/sandbox-bank-provider';
 import type { Merchant } from '../domain/merchant';

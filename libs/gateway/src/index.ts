@@ -1,0 +1,3 @@
+export * from './card';
+export * from './gateway';
+export * from './sandbox/sandbox-gateway';

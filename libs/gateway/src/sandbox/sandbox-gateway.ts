@@ -1,0 +1,290 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../../../platform/src/clock/clock';
+import { CURRENCY_EXPONENTS } from '../../../platform/src/money/amount';
+// The ABA checksum lives with the merchants' bank rules; imported, never copied. (merchants has
+// no lib-level index.ts yet, so this is a direct import of the pure module.)
+import { isAbaRoutingNumber } from '../../../platform/src/banking/aba';
+import { cardExpired, cardNumberProblem } from '../card';
+import {
+  GatewayReferenceReused,
+  PaymentGateway,
+  type AchDebitRequest,
+  type AchDebitResult,
+  type AuthorizeAndCaptureRequest,
+  type ChargeResult,
+  type DeclineCode,
+  type GatewayLookup,
+  type GatewayOperation,
+  type RefundRequest,
+  type RefundResult,
+  type VoidRequest,
+  type VoidResult,
+} from '../gateway';
+
+/** CONTRACT §5: a valid ACH routing number with any account number. */
+export const SANDBOX_ROUTING_NUMBER = '011000015';
+
+/**
+ * CONTRACT §5: the cents of the amount pick the outcome of a card SALE and of an ACH debit.
+ * `.91` answers UNKNOWN on the first attempt of a reference; the gateway has in fact approved it,
+ * so any later attempt or lookup of the same reference answers approved (SUBMITTED for ACH).
+ * ACH uses the same table and the same decline codes (the contract's table names no rail).
+ */
+export const SANDBOX_CENTS_TRIGGERS: Readonly<Record<string, DeclineCode | 'unknown_then_approved'>> = {
+  '05': 'insufficient_funds',
+  '51': 'card_declined',
+  '54': 'expired_card',
+  '91': 'unknown_then_approved',
+};
+
+export interface SandboxGatewayOptions {
+  /** Start with every call answering UNKNOWN (see {@link SandboxGateway.setUnknownOutcomeMode}). */
+  unknownOutcomeMode?: boolean;
+}
+
+/** What the sandbox has done, for tests: each counts effects, never answers. */
+export interface SandboxEffects {
+  captures: number;
+  achDebits: number;
+  refunds: number;
+  voids: number;
+}
+
+/** A transaction as the sandbox gateway holds it (no PAN, no account number). */
+export interface SandboxTransaction {
+  kind: 'CAPTURE' | 'ACH_DEBIT' | 'REFUND';
+  amountMinor: bigint;
+  refundedMinor: bigint;
+  voided: boolean;
+}
+
+interface Results {
+  authorizeAndCapture: ChargeResult;
+  refund: RefundResult;
+  void: VoidResult;
+  achDebit: AchDebitResult;
+}
+
+interface ReferenceRecord {
+  operation: GatewayOperation;
+  /** A hash of the request's parameters (no CVC: the vault may not keep it for a retry). */
+  fingerprint: string;
+  /** The outcome the gateway holds; never UNKNOWN. */
+  result: Results[GatewayOperation];
+}
+
+const UNKNOWN = { outcome: 'UNKNOWN' } as const;
+
+/**
+ * The sandbox adapter of {@link PaymentGateway}, CONTRACT §5 exactly:
+ *
+ * - Cards: the test cards (any future expiry, any CVC) and, likewise, any other card whose number
+ *   passes card.ts `cardNumberProblem` (known network, length, Luhn): the sandbox has no issuer,
+ *   so the card number never changes the outcome. The cents of the amount do
+ *   ({@link SANDBOX_CENTS_TRIGGERS}; `.00` and any cents not listed approve).
+ * - Defensive refusals, checked before the cents (validation belongs before the gateway; these
+ *   only stop a bad request from being "approved"): a card number the platform should have
+ *   refused → DECLINED `invalid_card_number`; a malformed expiry → `invalid_expiry_date`; an
+ *   expiry month that ended before the clock's now → `expired_card`; a zero or negative amount →
+ *   `invalid_amount`; a currency platform/money does not know → `currency_not_supported`.
+ * - ACH: the routing number must pass the ABA checksum (else `invalid_routing_number`);
+ *   `011000015` with any account number of 1 to 17 digits is valid (else `invalid_account_number`).
+ * - Refund and void act on the sandbox's own record of a capture or ACH debit
+ *   (`transaction_not_found`, `transaction_not_refundable`, `transaction_not_voidable`,
+ *   `amount_exceeds_refundable`); the cents triggers do not apply to them.
+ * - Idempotent by reference: each reference's outcome is kept in memory, so a repeat answers the
+ *   same and has no second effect. The memory is PER PROCESS: a restart forgets every reference
+ *   (acceptable for a sandbox; a real gateway keeps them).
+ * - Unknown-outcome mode: while on, every call is carried out and recorded as usual but answers
+ *   UNKNOWN (as when the response is lost on the way back), and `lookup` answers UNKNOWN. Once it
+ *   is off, a retry or lookup of the reference answers what the gateway did.
+ *
+ * Nothing is logged; the sandbox keeps no PAN, CVC or account number (only hashes in fingerprints).
+ */
+export class SandboxGateway extends PaymentGateway {
+  private readonly references = new Map<string, ReferenceRecord>();
+  private readonly transactions = new Map<string, SandboxTransaction>();
+  private readonly counts: SandboxEffects = { captures: 0, achDebits: 0, refunds: 0, voids: 0 };
+  private unknownOutcomeMode: boolean;
+
+  constructor(
+    /** Decides card expiry (the sandbox's operator-advanced clock in the sandbox environment). */
+    private readonly clock: Clock,
+    options: SandboxGatewayOptions = {},
+  ) {
+    super();
+    this.unknownOutcomeMode = options.unknownOutcomeMode ?? false;
+  }
+
+  /** While on, every call answers UNKNOWN (the pending path); effects still happen. */
+  setUnknownOutcomeMode(on: boolean): void {
+    this.unknownOutcomeMode = on;
+  }
+
+  effects(): SandboxEffects {
+    return { ...this.counts };
+  }
+
+  transaction(gatewayTransactionId: string): SandboxTransaction | undefined {
+    const found = this.transactions.get(gatewayTransactionId);
+    return found && { ...found };
+  }
+
+  async authorizeAndCapture(request: AuthorizeAndCaptureRequest): Promise<ChargeResult> {
+    const { reference, merchantGatewayId, amountMinor, currency, card } = request;
+    const fingerprint = hash(
+      JSON.stringify([
+        merchantGatewayId,
+        amountMinor.toString(),
+        currency,
+        hash(card.pan),
+        card.expMonth,
+        card.expYear,
+      ]),
+    );
+    return this.once('authorizeAndCapture', reference, fingerprint, () => {
+      const refusal =
+        amountRefusal(amountMinor) ??
+        (CURRENCY_EXPONENTS[currency] === undefined ? 'currency_not_supported' : null) ??
+        (cardNumberProblem(card.pan) !== null ? 'invalid_card_number' : null) ??
+        this.expiryRefusal(card.expMonth, card.expYear);
+      if (refusal) return { result: { outcome: 'DECLINED', declineCode: refusal } };
+      const trigger = centsTrigger(amountMinor);
+      if (trigger !== 'approve' && trigger !== 'unknown_then_approved') {
+        return { result: { outcome: 'DECLINED', declineCode: trigger } };
+      }
+      const gatewayTransactionId = this.record(reference, 'CAPTURE', amountMinor);
+      this.counts.captures++;
+      return {
+        result: {
+          outcome: 'APPROVED',
+          authorizationCode: authorizationCode(reference),
+          gatewayTransactionId,
+        },
+        answerUnknown: trigger === 'unknown_then_approved',
+      };
+    });
+  }
+
+  async achDebit(request: AchDebitRequest): Promise<AchDebitResult> {
+    const { reference, routingNumber, accountNumber, accountType, amountMinor, secCode } = request;
+    const fingerprint = hash(
+      JSON.stringify([routingNumber, hash(accountNumber), accountType, amountMinor.toString(), secCode]),
+    );
+    return this.once('achDebit', reference, fingerprint, () => {
+      const refusal =
+        amountRefusal(amountMinor) ??
+        (isAbaRoutingNumber(routingNumber) ? null : 'invalid_routing_number') ??
+        (/^[0-9]{1,17}$/.test(accountNumber) ? null : 'invalid_account_number');
+      if (refusal) return { result: { outcome: 'DECLINED', declineCode: refusal } };
+      const trigger = centsTrigger(amountMinor);
+      if (trigger !== 'approve' && trigger !== 'unknown_then_approved') {
+        return { result: { outcome: 'DECLINED', declineCode: trigger } };
+      }
+      const gatewayTransactionId = this.record(reference, 'ACH_DEBIT', amountMinor);
+      this.counts.achDebits++;
+      return {
+        result: { outcome: 'SUBMITTED', gatewayTransactionId },
+        answerUnknown: trigger === 'unknown_then_approved',
+      };
+    });
+  }
+
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    const { reference, gatewayTransactionId, amountMinor } = request;
+    const fingerprint = hash(JSON.stringify([gatewayTransactionId, amountMinor.toString()]));
+    return this.once('refund', reference, fingerprint, () => {
+      const parent = this.transactions.get(gatewayTransactionId);
+      if (!parent) return { result: { outcome: 'DECLINED', declineCode: 'transaction_not_found' } };
+      const refusal =
+        amountRefusal(amountMinor) ??
+        (parent.kind === 'REFUND' || parent.voided ? 'transaction_not_refundable' : null) ??
+        (amountMinor > parent.amountMinor - parent.refundedMinor ? 'amount_exceeds_refundable' : null);
+      if (refusal) return { result: { outcome: 'DECLINED', declineCode: refusal } };
+      parent.refundedMinor += amountMinor;
+      const refundId = this.record(reference, 'REFUND', amountMinor);
+      this.counts.refunds++;
+      return { result: { outcome: 'APPROVED', gatewayTransactionId: refundId } };
+    });
+  }
+
+  async void(request: VoidRequest): Promise<VoidResult> {
+    const { reference, gatewayTransactionId } = request;
+    return this.once('void', reference, hash(gatewayTransactionId), () => {
+      const parent = this.transactions.get(gatewayTransactionId);
+      if (!parent) return { result: { outcome: 'DECLINED', declineCode: 'transaction_not_found' } };
+      if (parent.kind === 'REFUND' || parent.voided || parent.refundedMinor > 0n) {
+        return { result: { outcome: 'DECLINED', declineCode: 'transaction_not_voidable' } };
+      }
+      parent.voided = true;
+      this.counts.voids++;
+      return { result: { outcome: 'APPROVED' } };
+    });
+  }
+
+  async lookup(reference: string): Promise<GatewayLookup> {
+    if (this.unknownOutcomeMode) return { status: 'UNKNOWN' };
+    const record = this.references.get(reference);
+    if (!record) return { status: 'NOT_FOUND' };
+    return { status: 'FOUND', operation: record.operation, result: { ...record.result } } as GatewayLookup;
+  }
+
+  /**
+   * The idempotency core: the first call of a reference carries out `process` and keeps its
+   * outcome; every later call answers that outcome without running anything. No `await` between
+   * the read and the write of the map, so two concurrent calls cannot both carry it out.
+   */
+  private once<Op extends GatewayOperation>(
+    operation: Op,
+    reference: string,
+    fingerprint: string,
+    process: () => { result: Results[Op]; answerUnknown?: boolean },
+  ): Results[Op] {
+    const existing = this.references.get(reference);
+    if (existing) {
+      if (existing.operation !== operation || existing.fingerprint !== fingerprint) {
+        throw new GatewayReferenceReused(reference, operation);
+      }
+      return (this.unknownOutcomeMode ? UNKNOWN : { ...existing.result }) as Results[Op];
+    }
+    const { result, answerUnknown } = process();
+    this.references.set(reference, { operation, fingerprint, result });
+    return (this.unknownOutcomeMode || answerUnknown ? UNKNOWN : { ...result }) as Results[Op];
+  }
+
+  private record(reference: string, kind: SandboxTransaction['kind'], amountMinor: bigint): string {
+    const id = `sbx_${hash(`transaction:${reference}`).slice(0, 24)}`;
+    this.transactions.set(id, { kind, amountMinor, refundedMinor: 0n, voided: false });
+    return id;
+  }
+
+  private expiryRefusal(expMonth: number, expYear: number): DeclineCode | null {
+    const wellFormed =
+      Number.isInteger(expMonth) &&
+      expMonth >= 1 &&
+      expMonth <= 12 &&
+      Number.isInteger(expYear) &&
+      expYear >= 1000 &&
+      expYear <= 9999;
+    if (!wellFormed) return 'invalid_expiry_date';
+    return cardExpired(expMonth, expYear, this.clock.now()) ? 'expired_card' : null;
+  }
+}
+
+function amountRefusal(amountMinor: bigint): DeclineCode | null {
+  return amountMinor > 0n ? null : 'invalid_amount';
+}
+
+/** The last two digits of the minor units: the cents for USD, the only currency. */
+function centsTrigger(amountMinor: bigint): DeclineCode | 'unknown_then_approved' | 'approve' {
+  const cents = (amountMinor % 100n).toString().padStart(2, '0');
+  return SANDBOX_CENTS_TRIGGERS[cents] ?? 'approve';
+}
+
+function authorizationCode(reference: string): string {
+  return hash(`authorization:${reference}`).slice(0, 6).toUpperCase();
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
