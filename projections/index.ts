@@ -15,11 +15,14 @@ import { PartnerAccess1764000000000 } from './partner-access/1764000000000-partn
 import { PartnerAccessProjector } from './partner-access/partner-access.projector';
 import { MerchantList1764100000000 } from './merchant-list/1764100000000-merchant-list.migration';
 import { MerchantListProjector } from './merchant-list/merchant-list.projector';
+import { CustomerList1764200000000 } from './customer-list/1764200000000-customer-list.migration';
+import { CustomerListProjector } from './customer-list/customer-list.projector';
 
 export const PROJECTORS: (() => Projector)[] = [
   () => new PartnerListProjector(),
   () => new PartnerAccessProjector(),
   () => new MerchantListProjector(),
+  () => new CustomerListProjector(),
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -32,4 +35,5 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   PartnerAccess1764000000000,
   PartnerListCreatedPosition1764000000001,
   MerchantList1764100000000,
+  CustomerList1764200000000,
 ];

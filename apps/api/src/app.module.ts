@@ -19,6 +19,7 @@ import { CursorCodec } from '../../../libs/platform/src/pagination/pagination';
 import { createValidationPipe } from '../../../libs/platform/src/validation/validation.pipe';
 import { ConfigurationModule } from '../../../libs/configuration/src/configuration.module';
 import { MerchantsModule } from '../../../libs/merchants/src/merchants.module';
+import { CustomersModule } from '../../../libs/customers/src/customers.module';
 import { HostedPagesModule } from '../../../libs/hosted-pages/src/hosted-pages.module';
 import { PartnersModule } from '../../../libs/partners/src/partners.module';
 import { ProjectionRunner } from '../../../libs/projections/src';
@@ -80,6 +81,7 @@ export class AppModule {
         ConfigurationModule,
         MerchantsModule,
         HostedPagesModule,
+        CustomersModule,
       ],
       controllers: [HealthController, PlatformOpsController, SystemStatusController],
       providers: [

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Pool } from 'pg';
+import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { PartnerRoute } from '../../../platform/src/auth/access';
+import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
+import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
+import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import type { CustomerCommandInput } from '../application/customer-commands';
+import { CustomerCommands } from '../application/customer-commands.service';
+import { CustomerReader } from '../application/customer-reader';
+import type { Customer } from '../domain/customer';
+import { toCustomerResource } from '../domain/customer-resource';
+import type { CustomerAddressInput } from '../domain/customer-rules';
+import { CreateCustomerDto, UpdateCustomerDto, type CustomerAddressDto } from './customer.dto';
+
+/**
+ * A merchant's customers ("Customers" in the spec). The merchant must be the caller's own (404
+ * `merchant_not_found` otherwise, before anything else); a customer that is missing, deleted or
+ * another merchant's is 404 `customer_not_found`.
+ */
+@Controller('merchants/:merchantId/customers')
+export class CustomersController {
+  constructor(
+    private readonly customerCommands: CustomerCommands,
+    private readonly customers: CustomerReader,
+    private readonly merchants: MerchantReader,
+    private readonly pool: Pool,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** Newest first; deleted customers are not listed. */
+  @Get()
+  @PartnerRoute('customer:read')
+  async list(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Query() query: Record<string, unknown>,
+    @CurrentPartner() caller: PartnerPrincipal,
+  ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    const scope = `partner:${caller.partnerId}:merchant:${merchantId}`;
+    const page = pageRequest(query, this.cursors, 'customers', scope);
+    const where = ['merchant_id = $1', 'partner_id = $2', 'not deleted'];
+    const params: unknown[] = [merchantId, caller.partnerId];
+    const countParams = [...params];
+    const countWhere = where.join(' and ');
+    if (page.after !== null) where.push(`created_position < $${params.push(page.after)}`);
+    const limit = `$${params.push(page.pageSize + 1)}`;
+    const [{ rows }, total] = await Promise.all([
+      this.pool.query<{ snapshot: Customer; position_key: string }>(
+        `select snapshot, created_position::text as position_key from customer_list
+          where ${where.join(' and ')} order by customer_list.created_position desc limit ${limit}`,
+        params,
+      ),
+      this.pool.query<{ count: string }>(
+        `select count(*)::text as count from customer_list where ${countWhere}`,
+        countParams,
+      ),
+    ]);
+    return toPage(
+      rows,
+      page,
+      Number(total.rows[0].count),
+      (row) => row.position_key,
+      (row) => toCustomerResource(row.snapshot),
+      (key) => this.cursors.encode('customers', scope, key),
+    );
+  }
+
+  @Post()
+  @PartnerRoute('customer:write')
+  async create(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Body() body: CreateCustomerDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    const customer = await this.run(request, caller, {
+      type: 'CreateCustomer',
+      customerId: idFor(request.commandId, 'customer', randomUUID),
+      merchantId,
+      partnerId: caller.partnerId,
+      email: body.email,
+      displayName: body.display_name ?? null,
+      phone: body.phone ?? null,
+      address: addressInput(body.address),
+    });
+    return toCustomerResource(customer);
+  }
+
+  @Get(':customerId')
+  @PartnerRoute('customer:read')
+  async read(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Param('customerId', UuidParam) customerId: string,
+    @CurrentPartner() caller: PartnerPrincipal,
+  ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    return toCustomerResource(await this.customers.getForMerchant(customerId, merchantId, caller.partnerId));
+  }
+
+  /** Omitted or null: unchanged; `""` clears display_name and phone; clear_address removes the address. */
+  @Patch(':customerId')
+  @PartnerRoute('customer:write')
+  async update(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Param('customerId', UuidParam) customerId: string,
+    @Body() body: UpdateCustomerDto,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    await this.customers.getForMerchant(customerId, merchantId, caller.partnerId);
+    const customer = await this.run(request, caller, {
+      type: 'UpdateCustomer',
+      customerId,
+      email: body.email ?? null,
+      displayName: body.display_name ?? null,
+      phone: body.phone ?? null,
+      address: addressInput(body.address),
+      clearAddress: body.clear_address ?? null,
+    });
+    return toCustomerResource(customer);
+  }
+
+  /** Soft delete: 204 with an empty body; from then on the customer is 404 and not listed. */
+  @Delete(':customerId')
+  @HttpCode(204)
+  @PartnerRoute('customer:write')
+  async remove(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Param('customerId', UuidParam) customerId: string,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ): Promise<void> {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    await this.customers.getForMerchant(customerId, merchantId, caller.partnerId);
+    await this.run(request, caller, { type: 'DeleteCustomer', customerId });
+  }
+
+  private async run(
+    request: FastifyRequest,
+    caller: PartnerPrincipal,
+    command: CustomerCommandInput,
+  ): Promise<Customer> {
+    return (await this.customerCommands.run(request, caller.partnerId, command)).customer;
+  }
+}
+
+function addressInput(address: CustomerAddressDto | null | undefined): CustomerAddressInput | null {
+  if (address == null) return null;
+  return {
+    line1: address.line1,
+    line2: address.line2 ?? null,
+    city: address.city,
+    state: address.state,
+    postalCode: address.postal_code,
+    country: address.country,
+  };
+}
