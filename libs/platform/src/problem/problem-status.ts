@@ -13,6 +13,7 @@ export const PROBLEM_STATUS: Readonly<Record<string, number>> = {
   not_found: 404,
   merchant_not_found: 404,
   customer_not_found: 404,
+  stored_credential_not_found: 404,
   partner_not_found: 404,
   api_key_not_found: 404,
   feature_flag_not_found: 404,

@@ -1,0 +1,2 @@
+export * from './application/card-vault';
+export * from './domain';
