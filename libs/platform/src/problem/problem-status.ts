@@ -32,6 +32,7 @@ export const PROBLEM_STATUS: Readonly<Record<string, number>> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
+  hpp_session_command_invalid: 422,
   feature_flag_dependencies_unmet: 422,
   feature_flag_required_by: 422,
   resubmission_limit_reached: 422,

@@ -1,0 +1,36 @@
+import { DomainError, NotFound } from '../../../../platform/src/problem';
+
+/** One broken rule, rendered as an entry of the problem's `errors` (CONTRACT §7). */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** `POST /hpp/sessions` with a body that breaks a rule (400 `validation_error`). */
+export class HppSessionInvalid extends DomainError {
+  readonly code = 'validation_error';
+
+  constructor(readonly errors: readonly FieldError[]) {
+    super(errors.map((error) => `${error.field} ${error.message}`).join('; '));
+  }
+}
+
+/** No such session, or one of another partner (404 `hpp_session_not_found`). */
+export class HppSessionNotFound extends NotFound {
+  constructor(readonly sessionId: string) {
+    super('hpp_session_not_found', `hpp session ${sessionId} does not exist`);
+  }
+}
+
+/**
+ * A command whose facts contradict the session (a price that does not match its amount, a
+ * completion without the card of a card session, an expiry before `expires_at`). These are bugs of
+ * the calling handler, never of the partner's request: 422 `hpp_session_command_invalid`.
+ */
+export class HppSessionCommandInvalid extends DomainError {
+  readonly code = 'hpp_session_command_invalid';
+
+  constructor(message: string) {
+    super(message);
+  }
+}
