@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
@@ -42,27 +43,17 @@ export class CustomersController {
     await this.merchants.getForPartner(merchantId, caller.partnerId);
     const scope = `partner:${caller.partnerId}:merchant:${merchantId}`;
     const page = pageRequest(query, this.cursors, 'customers', scope);
-    const where = ['merchant_id = $1', 'partner_id = $2', 'not deleted'];
-    const params: unknown[] = [merchantId, caller.partnerId];
-    const countParams = [...params];
-    const countWhere = where.join(' and ');
-    if (page.after !== null) where.push(`created_position < $${params.push(page.after)}`);
-    const limit = `$${params.push(page.pageSize + 1)}`;
-    const [{ rows }, total] = await Promise.all([
-      this.pool.query<{ snapshot: Customer; position_key: string }>(
-        `select snapshot, created_position::text as position_key from customer_list
-          where ${where.join(' and ')} order by customer_list.created_position desc limit ${limit}`,
-        params,
-      ),
-      this.pool.query<{ count: string }>(
-        `select count(*)::text as count from customer_list where ${countWhere}`,
-        countParams,
-      ),
-    ]);
+    const { rows, total } = await listSnapshots<Customer>(
+      this.pool,
+      'customer_list',
+      ['merchant_id = $1', 'partner_id = $2', 'not deleted'],
+      [merchantId, caller.partnerId],
+      page,
+    );
     return toPage(
       rows,
       page,
-      Number(total.rows[0].count),
+      total,
       (row) => row.position_key,
       (row) => toCustomerResource(row.snapshot),
       (key) => this.cursors.encode('customers', scope, key),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
 import { MerchantCommands } from '../application/merchant-commands.service';
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
@@ -45,25 +46,11 @@ export class MerchantsController {
     const params: unknown[] = [caller.partnerId];
     if (filters.state) where.push(`state = $${params.push(filters.state)}`);
     if (filters.mcc) where.push(`merchant_category_code = $${params.push(filters.mcc)}`);
-    const countParams = [...params];
-    const countWhere = where.join(' and ');
-    if (page.after !== null) where.push(`created_position < $${params.push(page.after)}`);
-    const limit = `$${params.push(page.pageSize + 1)}`;
-    const [{ rows }, total] = await Promise.all([
-      this.pool.query<{ snapshot: Merchant; position_key: string }>(
-        `select snapshot, created_position::text as position_key from merchant_list
-          where ${where.join(' and ')} order by merchant_list.created_position desc limit ${limit}`,
-        params,
-      ),
-      this.pool.query<{ count: string }>(
-        `select count(*)::text as count from merchant_list where ${countWhere}`,
-        countParams,
-      ),
-    ]);
+    const { rows, total } = await listSnapshots<Merchant>(this.pool, 'merchant_list', where, params, page);
     return toPage(
       rows,
       page,
-      Number(total.rows[0].count),
+      total,
       (row) => row.position_key,
       (row) => toMerchantListItem(row.snapshot),
       (key) => this.cursors.encode('merchants', scope, key),
