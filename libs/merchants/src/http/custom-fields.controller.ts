@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { IsOptional } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
-import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
-import { ProjectionRunner } from '../../../projections/src';
+import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
-import { ExecuteMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
+import type { MerchantCommandInput } from '../application/merchant-commands';
+import { MerchantCommands } from '../application/merchant-commands.service';
 import { MerchantReader } from '../application/merchant-reader';
 import { toCustomFieldConfiguration } from '../domain/custom-fields/custom-fields-decide';
 import type { Merchant } from '../domain/merchant';
@@ -34,9 +33,8 @@ class CustomFieldsDto {
 @Controller('config/custom-fields')
 export class CustomFieldsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly merchantCommands: MerchantCommands,
     private readonly merchants: MerchantReader,
-    private readonly projections: ProjectionRunner,
     private readonly pool: Pool,
   ) {}
 
@@ -100,26 +98,19 @@ export class CustomFieldsController {
     command: MerchantCommandInput,
   ): Promise<Merchant> {
     await this.merchants.getForPartner(merchantId, caller.partnerId);
-    const metadata = metadataOf(request, caller.partnerId);
-    const result = await this.commands.execute(new ExecuteMerchantCommand(command, metadata));
-    let merchant = result.merchant;
-    let position = result.position;
-    if (merchant.customFields.provisioning.provisionedVersion !== merchant.customFields.configVersion) {
-      // The sandbox gateway takes the new version at once (a real one would answer later).
-      const provisioned = await this.commands.execute(
-        new ExecuteMerchantCommand(
-          { type: 'MarkCustomFieldsProvisioned', merchantId, version: merchant.customFields.configVersion },
-          {
-            ...metadata,
-            actor: 'system:gateway',
-            causation_id: idFor(request.commandId, 'custom-fields-provisioning', randomUUID),
-          },
-        ),
-      );
-      merchant = provisioned.merchant;
-      position = provisioned.position ?? position;
-    }
-    if (position !== null) await this.projections.waitFor(position, ['merchant-list']);
-    return merchant;
+    const { merchant } = await this.merchantCommands.run(request, caller.partnerId, command);
+    const { configVersion, provisioning } = merchant.customFields;
+    if (provisioning.provisionedVersion === configVersion) return merchant;
+    // The sandbox gateway takes the new version at once (a real one would answer later).
+    const provisioned = await this.merchantCommands.run(
+      request,
+      caller.partnerId,
+      { type: 'MarkCustomFieldsProvisioned', merchantId, version: configVersion },
+      {
+        actor: 'system:gateway',
+        causation_id: idFor(request.commandId, 'custom-fields-provisioning', randomUUID),
+      },
+    );
+    return provisioned.merchant;
   }
 }
