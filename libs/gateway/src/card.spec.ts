@@ -3,15 +3,13 @@ import {
   cardExpired,
   cardNumberProblem,
   detectBrand,
-  funding,
-  isSandboxTestCard,
   lastFour,
   luhnValid,
-  SANDBOX_TEST_CARDS,
   validateCard,
   type CardBrand,
   type CardInput,
 } from './card';
+import { isSandboxTestCard, SANDBOX_TEST_CARDS, sandboxCardFunding as funding } from './sandbox/test-cards';
 
 /** `prefix` padded with zeros to `length - 1` digits, plus the Luhn check digit. */
 function luhnNumber(prefix: string, length: number): string {

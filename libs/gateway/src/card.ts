@@ -27,15 +27,6 @@ export interface FieldError {
   message: string;
 }
 
-/** CONTRACT §5: the sandbox test cards (any future expiry, any CVC). */
-export const SANDBOX_TEST_CARDS: readonly { pan: string; brand: CardBrand; funding: CardFunding }[] = [
-  { pan: '4111111111111111', brand: 'VISA', funding: 'credit' },
-  { pan: '5555555555554444', brand: 'MASTERCARD', funding: 'credit' },
-  { pan: '378282246310005', brand: 'AMEX', funding: 'credit' },
-  { pan: '6011111111111117', brand: 'DISCOVER', funding: 'credit' },
-  { pan: '4000056655665556', brand: 'VISA', funding: 'debit' },
-];
-
 /** Strips the separators a payer may type (spaces, dashes); keeps everything else as typed. */
 export function normalizePan(pan: string): string {
   return pan.replace(/[\s-]/g, '');
@@ -103,17 +94,6 @@ export function detectBrand(pan: string): CardBrand {
 /** The last four digits: the only part of a PAN that may be shown, stored in read models or logged. */
 export function lastFour(pan: string): string {
   return normalizePan(pan).slice(-4);
-}
-
-/** CONTRACT §5: `4000056655665556` is a Visa debit card; every other card (test or not) is credit. */
-export function funding(pan: string): CardFunding {
-  const digits = normalizePan(pan);
-  return SANDBOX_TEST_CARDS.find((card) => card.pan === digits)?.funding ?? 'credit';
-}
-
-export function isSandboxTestCard(pan: string): boolean {
-  const digits = normalizePan(pan);
-  return SANDBOX_TEST_CARDS.some((card) => card.pan === digits);
 }
 
 /** Why a card number is not acceptable, or null when it is (digits, known network, length, Luhn). */

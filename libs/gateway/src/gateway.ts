@@ -1,4 +1,5 @@
 import { DomainError } from '../../platform/src/problem';
+import type { CardFunding } from './card';
 
 /**
  * The payment gateway PORT (ARCHITECTURE: ports and adapters). The platform calls it before
@@ -54,6 +55,12 @@ export abstract class PaymentGateway {
    * the same reference. `UNKNOWN`: the gateway cannot answer now; ask again later.
    */
   abstract lookup(reference: string): Promise<GatewayLookup>;
+
+  /**
+   * Whether a card is credit, debit or prepaid: the processor's BIN data decides (surcharges never
+   * apply to debit or prepaid cards). No effect; the PAN is neither kept nor logged.
+   */
+  abstract cardFunding(pan: string): Promise<CardFunding>;
 }
 
 /** The decline codes adapters answer with; spelled as the spec's `decline_code`. */

@@ -1,6 +1,6 @@
 import { FixedClock } from '../../../platform/src/clock/clock';
 import { parseAmount } from '../../../platform/src/money/amount';
-import { SANDBOX_TEST_CARDS } from '../card';
+import { SANDBOX_TEST_CARDS, sandboxCardFunding } from './test-cards';
 import {
   GatewayReferenceReused,
   PaymentGateway,
@@ -529,5 +529,16 @@ describe('void', () => {
     ).toEqual({
       outcome: 'APPROVED',
     });
+  });
+});
+
+describe('card funding (the sandbox BIN data)', () => {
+  const gateway = new SandboxGateway(new FixedClock(new Date('2026-11-01T00:00:00Z')));
+  it.each(SANDBOX_TEST_CARDS)('answers $funding for $pan', async ({ pan, funding }) => {
+    expect(await gateway.cardFunding(pan)).toBe(funding);
+    expect(await gateway.cardFunding(pan)).toBe(sandboxCardFunding(pan));
+  });
+  it('answers credit for a card it does not know', async () => {
+    expect(await gateway.cardFunding('4242424242424242')).toBe('credit');
   });
 });

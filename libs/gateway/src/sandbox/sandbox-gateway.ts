@@ -4,7 +4,8 @@ import { CURRENCY_EXPONENTS } from '../../../platform/src/money/amount';
 // The ABA checksum lives with the merchants' bank rules; imported, never copied. (merchants has
 // no lib-level index.ts yet, so this is a direct import of the pure module.)
 import { isAbaRoutingNumber } from '../../../platform/src/banking/aba';
-import { cardExpired, cardNumberProblem } from '../card';
+import { cardExpired, cardNumberProblem, type CardFunding } from '../card';
+import { sandboxCardFunding } from './test-cards';
 import {
   GatewayReferenceReused,
   PaymentGateway,
@@ -220,6 +221,11 @@ export class SandboxGateway extends PaymentGateway {
       this.counts.voids++;
       return { result: { outcome: 'APPROVED' } };
     });
+  }
+
+  /** The sandbox's BIN data: the test cards of CONTRACT §5 (sandbox/test-cards.ts). */
+  cardFunding(pan: string): Promise<CardFunding> {
+    return Promise.resolve(sandboxCardFunding(pan));
   }
 
   async lookup(reference: string): Promise<GatewayLookup> {

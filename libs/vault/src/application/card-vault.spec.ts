@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { SandboxGateway } from '../../../gateway/src/sandbox/sandbox-gateway';
+import { SystemClock } from '../../../platform/src/clock/clock';
 import { Pool } from 'pg';
 import { createTestDatabase, dropTestDatabase } from '../../../../test/support/database';
 import { SealedBox } from '../../../platform/src/crypto/sealed-box';
@@ -18,7 +20,7 @@ describe('CardVault on PostgreSQL', () => {
   beforeAll(async () => {
     url = await createTestDatabase('vault');
     pool = new Pool({ connectionString: url });
-    vault = new CardVault(pool, new SealedBox(randomBytes(32)));
+    vault = new CardVault(pool, new SealedBox(randomBytes(32)), new SandboxGateway(new SystemClock()));
     await vault.onModuleInit();
     await vault.onModuleInit(); // the migration is idempotent
   });

@@ -4,12 +4,13 @@ import { Pool } from 'pg';
 import {
   cardNumberProblem,
   detectBrand,
-  funding,
   lastFour,
   normalizePan,
   parseExpMonth,
   parseExpYear,
+  type CardFunding,
 } from '../../../gateway/src/card';
+import { PaymentGateway } from '../../../gateway/src/gateway';
 import { isAbaRoutingNumber } from '../../../platform/src/banking/aba';
 import { SealedBox } from '../../../platform/src/crypto/sealed-box';
 import { migrateWithLock } from '../../../platform/src/database/migrate-with-lock';
@@ -88,6 +89,8 @@ export class CardVault implements OnModuleInit {
   constructor(
     private readonly pool: Pool,
     private readonly box: SealedBox,
+    /** Card funding (credit, debit, prepaid) is the processor's BIN data, asked at display time. */
+    private readonly gateway: PaymentGateway,
   ) {}
 
   static async migrate(pool: Pool): Promise<void> {
@@ -112,7 +115,7 @@ export class CardVault implements OnModuleInit {
        values ($1, $2, $3, $4, $5)`,
       [token, partnerId, merchantId, kept.kind, sealed],
     );
-    return { token, display: displayOf(kept) };
+    return { token, display: await this.displayOf(kept) };
   }
 
   /**
@@ -139,7 +142,12 @@ export class CardVault implements OnModuleInit {
   /** The display data of an entry; null when unknown or another partner's. */
   async display(partnerId: string, token: string): Promise<VaultDisplay | null> {
     const instrument = await this.reveal(partnerId, token);
-    return instrument && displayOf(instrument);
+    return instrument && this.displayOf(instrument);
+  }
+
+  private async displayOf(instrument: VaultInstrument): Promise<VaultDisplay> {
+    const funding = instrument.kind === 'card' ? await this.gateway.cardFunding(instrument.pan) : null;
+    return displayOf(instrument, funding);
   }
 }
 
@@ -182,7 +190,7 @@ function canonical(instrument: VaultInstrument): VaultInstrument {
   throw new VaultInstrumentInvalid('kind', 'must be card or ach');
 }
 
-function displayOf(instrument: VaultInstrument): VaultDisplay {
+function displayOf(instrument: VaultInstrument, funding: CardFunding | null): VaultDisplay {
   if (instrument.kind === 'card') {
     return {
       paymentMethodType: 'card',
@@ -191,7 +199,7 @@ function displayOf(instrument: VaultInstrument): VaultDisplay {
         last4: lastFour(instrument.pan),
         expMonth: instrument.expMonth,
         expYear: instrument.expYear,
-        funding: funding(instrument.pan),
+        funding: funding ?? 'credit',
       },
       bank: null,
     };
