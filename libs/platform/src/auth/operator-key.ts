@@ -1,6 +1,6 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AppConfig } from '../config/config';
+import { createSecretFile, readSecretFile } from '../crypto/secret-file';
 import { generateKey, hashKey, keyMatches } from './secret-key';
 
 /**
@@ -33,17 +33,13 @@ export async function resolveOperatorKey(
     throw new Error('PLATFORM_OPERATOR_KEY is required in production');
   }
   const file = path.resolve(config.dataDir, OPERATOR_KEY_FILE);
-  try {
-    const stored = (await readFile(file, 'utf8')).trim();
+  const stored = await readSecretFile(file);
+  if (stored !== null) {
     if (/^[0-9a-f]{64}$/.test(stored)) return new OperatorKey(stored);
     throw new Error(`${file} is damaged: delete it to generate a new operator key`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const { key, hash } = generateKey('cop');
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${hash}\n`, { mode: 0o600, flag: 'wx' });
-  await chmod(file, 0o600);
+  await createSecretFile(file, hash);
   print(
     [
       '',

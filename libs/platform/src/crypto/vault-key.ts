@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AppConfig } from '../config/config';
+import { createSecretFile, readSecretFile } from './secret-file';
 
 export const VAULT_KEY_FILE = 'vault.key';
 
@@ -16,16 +16,13 @@ export async function resolveVaultKey(
   if (config.vaultKey) return Buffer.from(config.vaultKey, 'base64');
   if (config.appEnv === 'production') throw new Error('VAULT_KEY is required in production');
   const file = path.resolve(config.dataDir, VAULT_KEY_FILE);
-  try {
-    const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+  const stored = await readSecretFile(file);
+  if (stored !== null) {
+    const key = Buffer.from(stored, 'base64');
     if (key.length !== 32) throw new Error(`${file} is damaged: it must hold the base64 of 32 bytes`);
     return key;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const key = randomBytes(32);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-  await chmod(file, 0o600);
+  await createSecretFile(file, key.toString('base64'));
   return key;
 }
