@@ -6,6 +6,10 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // dinero.js ships ESM only; jest's CommonJS loader takes the package's own UMD build instead.
+  moduleNameMapper: {
+    '^dinero\\.js/bigint$': '<rootDir>/node_modules/dinero.js/dist/umd/bigint/index.production.js',
+  },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60000,

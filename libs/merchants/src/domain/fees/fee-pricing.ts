@@ -1,3 +1,4 @@
+import { percentOfMinor, sumMinor } from '../../../../platform/src/money/money';
 import type { FeeEligibility } from './fee-eligibility';
 import type { CardType, FeePaymentMethod, PaymentChannel } from './fee-events';
 import type { FeesState } from './fees';
@@ -5,10 +6,10 @@ import type { FeesState } from './fees';
 /**
  * Pricing of one cardholder-initiated payment from the merchant's fee settings: the amounts a
  * transaction or hosted page shows as `surcharge_amount` and `convenience_fee_amount`. Exact
- * integer arithmetic on minor units (bigint), never floats.
+ * integer arithmetic on minor units through dinero.js (`money.ts`), never floats.
  *
- * Rounding: a percentage is rounded half-up to the cent, `(amount × bps + 5000) / 10000` in
- * bigint (amounts are never negative), so $0.50 at 1% is $0.01 and $0.49 at 1% is $0.00.
+ * Rounding: a percentage is rounded half-up to the cent (`percentOfMinor`; amounts are never
+ * negative), so $0.50 at 1% is $0.01 and $0.49 at 1% is $0.00.
  *
  * Rules, in order:
  *  1. Merchant-initiated payments (RECURRING, INSTALLMENT, UNSCHEDULED_COF) and zero amounts carry
@@ -44,12 +45,7 @@ export interface TransactionPrice {
   totalMinor: bigint;
 }
 
-/** `bps` basis points of `amountMinor`, rounded half-up to the minor unit. */
-export function percentOfMinor(amountMinor: bigint, bps: number): bigint {
-  if (amountMinor < 0n) throw new RangeError('amount must not be negative');
-  if (!Number.isInteger(bps) || bps < 0) throw new RangeError('basis points must be a non-negative integer');
-  return (amountMinor * BigInt(bps) + 5000n) / 10000n;
-}
+export { percentOfMinor };
 
 export function priceTransaction(
   settings: Pick<FeesState, 'convenienceFee' | 'surcharge'>,
@@ -61,7 +57,7 @@ export function priceTransaction(
     baseMinor: base,
     surchargeMinor,
     convenienceFeeMinor,
-    totalMinor: base + surchargeMinor + convenienceFeeMinor,
+    totalMinor: sumMinor([base, surchargeMinor, convenienceFeeMinor]),
   });
   if (input.merchantInitiated || base === 0n) return price(0n, 0n);
 
