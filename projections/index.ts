@@ -17,12 +17,18 @@ import { MerchantList1764100000000 } from './merchant-list/1764100000000-merchan
 import { MerchantListProjector } from './merchant-list/merchant-list.projector';
 import { CustomerList1764200000000 } from './customer-list/1764200000000-customer-list.migration';
 import { CustomerListProjector } from './customer-list/customer-list.projector';
+import { StoredCredentialList1764310000000 } from './stored-credential-list/1764310000000-stored-credential-list.migration';
+import { StoredCredentialListProjector } from './stored-credential-list/stored-credential-list.projector';
+import { TransactionList1764420000000 } from './transaction-list/1764420000000-transaction-list.migration';
+import { TransactionListProjector } from './transaction-list/transaction-list.projector';
 
 export const PROJECTORS: (() => Projector)[] = [
   () => new PartnerListProjector(),
   () => new PartnerAccessProjector(),
   () => new MerchantListProjector(),
   () => new CustomerListProjector(),
+  () => new StoredCredentialListProjector(),
+  () => new TransactionListProjector(),
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -36,4 +42,6 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   PartnerListCreatedPosition1764000000001,
   MerchantList1764100000000,
   CustomerList1764200000000,
+  StoredCredentialList1764310000000,
+  TransactionList1764420000000,
 ];

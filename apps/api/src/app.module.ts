@@ -22,6 +22,8 @@ import { MerchantsModule } from '../../../libs/merchants/src/merchants.module';
 import { CustomersModule } from '../../../libs/customers/src/customers.module';
 import { HostedPagesModule } from '../../../libs/hosted-pages/src/hosted-pages.module';
 import { PartnersModule } from '../../../libs/partners/src/partners.module';
+import { VaultModule } from '../../../libs/vault/src/vault.module';
+import { TransactionsModule } from '../../../libs/transactions/src/transactions.module';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
@@ -82,6 +84,8 @@ export class AppModule {
         MerchantsModule,
         HostedPagesModule,
         CustomersModule,
+        VaultModule,
+        TransactionsModule,
       ],
       controllers: [HealthController, PlatformOpsController, SystemStatusController],
       providers: [

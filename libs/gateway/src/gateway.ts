@@ -87,8 +87,13 @@ export interface GatewayCard {
   expMonth: number;
   /** Four digits. */
   expYear: number;
-  /** Never log it; never stored by the gateway. */
-  cvc: string;
+  /**
+   * Never log it; never stored by the gateway. null for a card on file: the vault never keeps a
+   * CVC, so a charge on a `vault_token` goes without one.
+   */
+  cvc: string | null;
+  /** The payer's billing postal code, for address verification (AVS); null when not collected. */
+  postalCode?: string | null;
 }
 
 export interface AuthorizeAndCaptureRequest {
@@ -101,7 +106,15 @@ export interface AuthorizeAndCaptureRequest {
 }
 
 export type ChargeResult =
-  | { outcome: 'APPROVED'; authorizationCode: string; gatewayTransactionId: string }
+  | {
+      outcome: 'APPROVED';
+      authorizationCode: string;
+      gatewayTransactionId: string;
+      /** The issuer's address-verification answer (Visa/Mastercard letters: Y, Z, A, N, U…). */
+      avsResponseCode: string;
+      /** The card-security-code answer: M match, N no match, P not processed (no CVC sent). */
+      cvResponseCode: string;
+    }
   | { outcome: 'DECLINED'; declineCode: DeclineCode }
   | { outcome: 'UNKNOWN' };
 

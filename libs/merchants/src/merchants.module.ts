@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PartnersModule } from '../../partners/src/partners.module';
 import { ExecuteMerchantCommandHandler } from './application/merchant-commands';
 import { MerchantCommands } from './application/merchant-commands.service';
+import { MerchantPricing } from './application/merchant-pricing';
 import { MerchantReader } from './application/merchant-reader';
 import { BankAccountVault } from './application/bank-account-vault';
 import { BankVerificationController } from './http/bank-verification.controller';
@@ -31,7 +32,8 @@ import { PlatformMerchantsController } from './http/platform-merchants.controlle
     MerchantReader,
     BankAccountVault,
     DocumentStore,
+    MerchantPricing,
   ],
-  exports: [MerchantReader, MerchantCommands],
+  exports: [MerchantReader, MerchantCommands, MerchantPricing, PartnersModule],
 })
 export class MerchantsModule {}

@@ -73,6 +73,8 @@ describe('card SALE: cents triggers (CONTRACT §5)', () => {
       outcome: 'APPROVED',
       authorizationCode: expect.stringMatching(/^[0-9A-F]{6}$/),
       gatewayTransactionId: expect.stringMatching(/^sbx_[0-9a-f]{24}$/),
+      avsResponseCode: 'U',
+      cvResponseCode: 'M',
     });
     expect(gateway.effects().captures).toBe(1);
   });
@@ -540,5 +542,25 @@ describe('card funding (the sandbox BIN data)', () => {
   });
   it('answers credit for a card it does not know', async () => {
     expect(await gateway.cardFunding('4242424242424242')).toBe('credit');
+  });
+});
+
+describe('sandbox AVS and CV answers (docs/gateway.md)', () => {
+  const clock = new FixedClock(new Date('2026-11-23T12:00:00Z'));
+  it.each([
+    [null, 'U'],
+    ['00000', 'N'],
+    ['11111', 'Z'],
+    ['94107', 'Y'],
+  ])('postal code %s answers AVS %s', async (postalCode, avs) => {
+    const gateway = new SandboxGateway(clock);
+    const result = await gateway.authorizeAndCapture({
+      reference: `avs-${postalCode}`,
+      merchantGatewayId: 'mid-1',
+      amountMinor: 1000n,
+      currency: 'USD',
+      card: { pan: '4111111111111111', expMonth: 12, expYear: 2030, cvc: null, postalCode },
+    });
+    expect(result).toMatchObject({ outcome: 'APPROVED', avsResponseCode: avs, cvResponseCode: 'P' });
   });
 });

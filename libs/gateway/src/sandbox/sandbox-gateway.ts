@@ -22,6 +22,23 @@ import {
   type VoidResult,
 } from '../gateway';
 
+/**
+ * Sandbox address verification (an extension of CONTRACT §5, documented in docs/gateway.md): the
+ * billing postal code picks the issuer's AVS answer, so partners can try their AVS policy.
+ */
+export const SANDBOX_AVS_TRIGGERS: Readonly<Record<string, string>> = {
+  /** No match. */
+  '00000': 'N',
+  /** ZIP matches, street address does not (a partial match). */
+  '11111': 'Z',
+};
+
+/** `U` (unavailable) without a postal code, the trigger's answer, else `Y` (match). */
+export function sandboxAvs(postalCode: string | null): string {
+  if (!postalCode) return 'U';
+  return SANDBOX_AVS_TRIGGERS[postalCode.trim()] ?? 'Y';
+}
+
 /** CONTRACT §5: a valid ACH routing number with any account number. */
 export const SANDBOX_ROUTING_NUMBER = '011000015';
 
@@ -161,6 +178,8 @@ export class SandboxGateway extends PaymentGateway {
           outcome: 'APPROVED',
           authorizationCode: authorizationCode(reference),
           gatewayTransactionId,
+          avsResponseCode: sandboxAvs(card.postalCode ?? null),
+          cvResponseCode: card.cvc ? 'M' : 'P',
         },
         answerUnknown: trigger === 'unknown_then_approved',
       };

@@ -1,4 +1,12 @@
-import { compareMinor, minorUnits, money, percentOfMinor, subtractMinor, sumMinor } from './money';
+import {
+  allocateMinor,
+  compareMinor,
+  minorUnits,
+  money,
+  percentOfMinor,
+  subtractMinor,
+  sumMinor,
+} from './money';
 
 describe('money (dinero.js on integer minor units)', () => {
   it('adds and subtracts exactly where floats would drift', () => {
@@ -33,5 +41,14 @@ describe('money (dinero.js on integer minor units)', () => {
   it('refuses currencies it does not know', () => {
     expect(() => money(1n, 'XXX')).toThrow(RangeError);
     expect(minorUnits(money(1234n))).toBe(1234n);
+  });
+});
+
+describe('allocateMinor', () => {
+  it('splits without losing a cent', () => {
+    expect(allocateMinor(100n, [1n, 1n, 1n])).toEqual([34n, 33n, 33n]);
+    expect(allocateMinor(30n, [250n, 750n])).toEqual([7n, 23n]); // 7.5 and 22.5: the spare cent goes to the larger share
+    expect(allocateMinor(0n, [1n, 2n])).toEqual([0n, 0n]);
+    expect(allocateMinor(10n, [0n, 0n])).toEqual([0n, 0n]);
   });
 });

@@ -7,7 +7,6 @@ import { CURRENCY_EXPONENTS } from './amount';
  * `require`, and jest maps the specifier to the package's own UMD build (jest.config.js). The
  * types come from the ESM build's declarations, which `moduleResolution: node` only finds by path.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const dinero: typeof import('dinero.js/dist/esm/bigint/index.js') = require('dinero.js/bigint');
 
 export type Money = Dinero<bigint>;
@@ -60,4 +59,13 @@ export function percentOfMinor(amountMinor: bigint, bps: number, currency = 'USD
 /** -1, 0 or 1. */
 export function compareMinor(a: bigint, b: bigint, currency = 'USD'): -1 | 0 | 1 {
   return dinero.compare(money(a, currency), money(b, currency)) as -1 | 0 | 1;
+}
+
+/**
+ * Splits `totalMinor` in proportion to `ratios` without losing a minor unit (dinero.js
+ * `allocate`: spare minor units go to the largest ratios first), e.g. a refund's share of a surcharge.
+ */
+export function allocateMinor(totalMinor: bigint, ratios: readonly bigint[], currency = 'USD'): bigint[] {
+  if (ratios.every((r) => r === 0n)) return ratios.map(() => 0n);
+  return dinero.allocate(money(totalMinor, currency), [...ratios]).map(minorUnits);
 }

@@ -46,6 +46,7 @@ describe('CardVault on PostgreSQL', () => {
     expect(JSON.stringify(display)).not.toContain(PAN);
     expect(await vault.reveal(PARTNER, token)).toEqual({
       kind: 'card',
+      postalCode: null,
       pan: PAN,
       expMonth: 12,
       expYear: 2030,
@@ -58,6 +59,7 @@ describe('CardVault on PostgreSQL', () => {
     const { token } = await vault.store(PARTNER, MERCHANT, withCvc);
     expect(await vault.reveal(PARTNER, token)).toEqual({
       kind: 'card',
+      postalCode: null,
       pan: PAN,
       expMonth: 1,
       expYear: 2031,
@@ -69,13 +71,13 @@ describe('CardVault on PostgreSQL', () => {
       kind: 'ach',
       routingNumber: '011000015',
       accountNumber: ACCOUNT,
-      accountType: 'checking',
+      accountType: 'CHECKING',
     };
     const { token, display } = await vault.store(PARTNER, MERCHANT, ach);
     expect(display).toEqual({
       paymentMethodType: 'ach',
       card: null,
-      bank: { routingLast4: '0015', accountLast4: '6789', accountType: 'checking' },
+      bank: { routingLast4: '0015', accountLast4: '6789', accountType: 'CHECKING' },
     });
     expect(await vault.reveal(PARTNER, token)).toEqual(ach);
     const { rows } = await pool.query('select kind from platform.vault_entries where token = $1', [token]);
@@ -158,7 +160,7 @@ describe('CardVault on PostgreSQL', () => {
     ['month 13', { kind: 'card', pan: PAN, expMonth: 13, expYear: 2030 }, 'exp_month'],
     [
       'a bad routing number',
-      { kind: 'ach', routingNumber: '011000016', accountNumber: ACCOUNT, accountType: 'checking' },
+      { kind: 'ach', routingNumber: '011000016', accountNumber: ACCOUNT, accountType: 'CHECKING' },
       'routing_number',
     ],
   ])('refuses %s without echoing the numbers', async (_label, instrument, field) => {

@@ -41,6 +41,8 @@ export interface VaultCard {
   pan: string;
   expMonth: number;
   expYear: number;
+  /** Billing postal code, for address verification on later charges (not card data). */
+  postalCode?: string | null;
 }
 
 export interface VaultBankAccount {
@@ -168,7 +170,11 @@ function canonical(instrument: VaultInstrument): VaultInstrument {
     const expYear = parseExpYear(instrument.expYear);
     if (expMonth === null) throw new VaultInstrumentInvalid('exp_month', 'must be a month from 1 to 12');
     if (expYear === null) throw new VaultInstrumentInvalid('exp_year', 'must be a four-digit year');
-    return { kind: 'card', pan, expMonth, expYear };
+    const postalCode = typeof instrument.postalCode === 'string' ? instrument.postalCode.trim() : null;
+    if (postalCode !== null && !/^[A-Za-z0-9 -]{3,10}$/.test(postalCode)) {
+      throw new VaultInstrumentInvalid('postal_code', 'must be 3 to 10 letters, digits, spaces or dashes');
+    }
+    return { kind: 'card', pan, expMonth, expYear, postalCode: postalCode || null };
   }
   if (instrument.kind === 'ach') {
     if (!isAbaRoutingNumber(instrument.routingNumber)) {
@@ -177,8 +183,8 @@ function canonical(instrument: VaultInstrument): VaultInstrument {
     if (!/^[0-9]{4,17}$/.test(instrument.accountNumber)) {
       throw new VaultInstrumentInvalid('account_number', 'must be 4 to 17 digits');
     }
-    if (instrument.accountType !== 'checking' && instrument.accountType !== 'savings') {
-      throw new VaultInstrumentInvalid('account_type', 'must be checking or savings');
+    if (instrument.accountType !== 'CHECKING' && instrument.accountType !== 'SAVINGS') {
+      throw new VaultInstrumentInvalid('account_type', 'must be CHECKING or SAVINGS');
     }
     return {
       kind: 'ach',

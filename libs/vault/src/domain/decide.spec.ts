@@ -35,7 +35,7 @@ const CARD = {
   expYear: 2030,
   funding: 'credit' as const,
 };
-const BANK = { routingLast4: '0015', accountLast4: '6789', accountType: 'checking' as const };
+const BANK = { routingLast4: '0015', accountLast4: '6789', accountType: 'CHECKING' as const };
 const given = deciderSpec({ decide, evolve, initialState });
 
 type Create = Extract<StoredCredentialCommand, { type: 'CreateStoredCredential' }>;

@@ -23,7 +23,7 @@ export interface CardDisplay {
   funding: CardFunding;
 }
 
-export type BankAccountType = 'checking' | 'savings';
+export type BankAccountType = 'CHECKING' | 'SAVINGS';
 
 /** What may be shown of a bank account. */
 export interface BankDisplay {

@@ -84,7 +84,7 @@ describe('toStoredCredentialResource', () => {
             enrollmentTerms: { amount: '10.00', frequency: 'monthly', duration: '12 months' },
             paymentMethodType: 'ach',
             card: null,
-            bank: { routingLast4: '0015', accountLast4: '6789', accountType: 'savings' },
+            bank: { routingLast4: '0015', accountLast4: '6789', accountType: 'SAVINGS' },
           },
         },
         {
@@ -97,7 +97,7 @@ describe('toStoredCredentialResource', () => {
     expect(resource).toMatchObject({
       rail: 'ACH',
       card: null,
-      bank: { account_type: 'savings', account_last4: '6789', routing_last4: '0015', name_on_account: null },
+      bank: { account_type: 'SAVINGS', account_last4: '6789', routing_last4: '0015', name_on_account: null },
       enrollment_terms: { amount: '10.00', frequency: 'monthly', duration: '12 months' },
       consent_captured: false,
       state: 'REVOKED',

@@ -1,0 +1,611 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { Injectable } from '@nestjs/common';
+import { Pool, type PoolClient } from 'pg';
+import { CURRENCY_EXPONENTS, formatAmount, parseAmount } from '../../../platform/src/money/amount';
+import type { PageRequest } from '../../../platform/src/pagination/pagination';
+import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import {
+  RAILS,
+  TRANSACTION_STATES,
+  TRANSACTION_TYPES,
+  type Rail,
+  type TransactionState,
+  type TransactionType,
+} from '../domain/transaction-states';
+
+/**
+ * The read side of transactions: `GET /transactions` (list and search), `/transactions/summary`
+ * and `/transactions/export`, all on the `transaction_list` read model, all under the same filters
+ * (CONTRACT §3 names them). Money is summed in SQL on bigint minor units and formatted from
+ * bigints; no amount ever goes through a float.
+ */
+
+/** The filter parameters, as CONTRACT §3 names them. */
+export const FILTER_PARAMETERS = [
+  'merchant_id',
+  'q',
+  'state',
+  'type',
+  'rail',
+  'created_from',
+  'created_to',
+  'amount_min',
+  'amount_max',
+] as const;
+export const PAGE_PARAMETERS = ['cursor', 'page_size'] as const;
+
+/** Spec Limits: transaction search text, at most 200 characters (after trimming). */
+export const MAX_SEARCH_LENGTH = 200;
+
+/** Filter amounts are dollars: the list's currency is the only one the platform takes (USD). */
+const FILTER_CURRENCY = 'USD';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LAST_FOUR = /^[0-9]{4}$/;
+const DATE_TIME =
+  /^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,9}))?)?(?:([Zz])|([+-])([0-9]{2}):([0-9]{2}))$/;
+
+export interface TransactionSearch {
+  /** The trimmed text: a case-insensitive substring of the gateway transaction id. */
+  text: string;
+  /** Lower-cased when the text is a UUID: the transaction id or the merchant id, exactly. */
+  uuid: string | null;
+  /** When the text is exactly four digits: the ACH routing or account last four, exactly. */
+  lastFour: string | null;
+}
+
+/** An inclusive instant bound: `iso` is what PostgreSQL compares (microseconds, UTC). */
+export interface InstantBound {
+  iso: string;
+  /** Nanoseconds since the epoch, as given (for ordering the two bounds). */
+  epochNs: bigint;
+}
+
+export interface TransactionFilters {
+  merchantId: string | null;
+  search: TransactionSearch | null;
+  state: TransactionState | null;
+  type: TransactionType | null;
+  rail: Rail | null;
+  createdFrom: InstantBound | null;
+  createdTo: InstantBound | null;
+  /** Inclusive, in minor units of the transaction's currency. */
+  amountMinMinor: bigint | null;
+  amountMaxMinor: bigint | null;
+}
+
+export type TransactionQueryKind = 'list' | 'summary' | 'export';
+
+type FieldError = { field: string; message: string };
+
+/**
+ * The query string of a transaction read, strictly: every problem is a 400 `validation_error`
+ * naming each bad parameter, and the unfiltered list is never returned instead. Unknown
+ * parameters and repeated ones are refused too (a typo must not silently widen an export).
+ * `cursor` and `page_size` belong to the list only; the caller reads them (`pageRequest`).
+ */
+export function parseTransactionFilters(
+  query: Record<string, unknown>,
+  kind: TransactionQueryKind,
+): TransactionFilters {
+  const errors: FieldError[] = [];
+  const allowed: readonly string[] = kind === 'list' ? [...FILTER_PARAMETERS, ...PAGE_PARAMETERS] : FILTER_PARAMETERS;
+  for (const name of Object.keys(query)) {
+    if (!allowed.includes(name)) {
+      const field = name.length > 100 ? `${name.slice(0, 100)}…` : name;
+      errors.push({ field, message: 'is not a known parameter' });
+    }
+  }
+  const filters: TransactionFilters = {
+    merchantId: null,
+    search: null,
+    state: null,
+    type: null,
+    rail: null,
+    createdFrom: null,
+    createdTo: null,
+    amountMinMinor: null,
+    amountMaxMinor: null,
+  };
+  /** The single string value of a parameter, or undefined (absent, or reported). */
+  const single = (name: (typeof FILTER_PARAMETERS)[number]): string | undefined => {
+    const value = query[name];
+    if (value === undefined) return undefined;
+    if (Array.isArray(value)) {
+      errors.push({ field: name, message: 'must be given once' });
+      return undefined;
+    }
+    if (typeof value !== 'string') {
+      errors.push({ field: name, message: 'must be a single value' });
+      return undefined;
+    }
+    if (value.trim() === '') {
+      errors.push({ field: name, message: 'must not be blank' });
+      return undefined;
+    }
+    return value;
+  };
+
+  const merchantId = single('merchant_id');
+  if (merchantId !== undefined) {
+    if (UUID.test(merchantId)) filters.merchantId = merchantId.toLowerCase();
+    else errors.push({ field: 'merchant_id', message: 'must be a UUID' });
+  }
+
+  const q = single('q');
+  if (q !== undefined) {
+    const text = q.trim();
+    if ([...text].length > MAX_SEARCH_LENGTH) {
+      errors.push({ field: 'q', message: `must be at most ${MAX_SEARCH_LENGTH} characters` });
+    } else if (/[\u0000-\u001f\u007f]/.test(text)) {
+      errors.push({ field: 'q', message: 'must not contain control characters' });
+    } else {
+      filters.search = {
+        text,
+        uuid: UUID.test(text) ? text.toLowerCase() : null,
+        lastFour: LAST_FOUR.test(text) ? text : null,
+      };
+    }
+  }
+
+  const oneOf = <T extends string>(name: 'state' | 'type' | 'rail', values: readonly T[]): T | null => {
+    const value = single(name);
+    if (value === undefined) return null;
+    if ((values as readonly string[]).includes(value)) return value as T;
+    errors.push({ field: name, message: `must be one of ${values.join(', ')}` });
+    return null;
+  };
+  filters.state = oneOf('state', TRANSACTION_STATES);
+  filters.type = oneOf('type', TRANSACTION_TYPES);
+  filters.rail = oneOf('rail', RAILS);
+
+  const instant = (name: 'created_from' | 'created_to', round: 'up' | 'down'): InstantBound | null => {
+    const value = single(name);
+    if (value === undefined) return null;
+    const parsed = parseInstant(value, round);
+    if (!parsed) {
+      errors.push({
+        field: name,
+        message: 'must be an ISO 8601 date-time with a time zone, such as 2026-11-01T00:00:00Z',
+      });
+    }
+    return parsed;
+  };
+  // Bounds are inclusive; stored times have microseconds at most, so a finer lower bound rounds up
+  // and a finer upper bound rounds down, and neither lets in a row outside what was asked.
+  filters.createdFrom = instant('created_from', 'up');
+  filters.createdTo = instant('created_to', 'down');
+  if (filters.createdFrom && filters.createdTo && filters.createdFrom.epochNs > filters.createdTo.epochNs) {
+    errors.push({ field: 'created_from', message: 'must not be later than created_to' });
+  }
+
+  const amount = (name: 'amount_min' | 'amount_max'): bigint | null => {
+    const value = single(name);
+    if (value === undefined) return null;
+    const parsed = parseAmount(value, FILTER_CURRENCY);
+    if (parsed.ok) return parsed.minor;
+    errors.push({
+      field: name,
+      message: `must be a non-negative amount in dollars with at most ${CURRENCY_EXPONENTS[FILTER_CURRENCY]} decimals, such as 10 or 10.50`,
+    });
+    return null;
+  };
+  filters.amountMinMinor = amount('amount_min');
+  filters.amountMaxMinor = amount('amount_max');
+  if (
+    filters.amountMinMinor !== null &&
+    filters.amountMaxMinor !== null &&
+    filters.amountMinMinor > filters.amountMaxMinor
+  ) {
+    errors.push({ field: 'amount_min', message: 'must not be greater than amount_max' });
+  }
+
+  if (errors.length) throw validationProblem(errors);
+  return filters;
+}
+
+/**
+ * What a list cursor is bound to: the partner and the exact filters (hashed, so the cursor stays
+ * well under the 256-character limit however long the search text is). A cursor used with other
+ * filters, or by another partner, is 400.
+ */
+export function filterScope(partnerId: string, filters: TransactionFilters): string {
+  const canonical = JSON.stringify([
+    filters.merchantId,
+    filters.search?.text ?? null,
+    filters.state,
+    filters.type,
+    filters.rail,
+    filters.createdFrom?.iso ?? null,
+    filters.createdTo?.iso ?? null,
+    filters.amountMinMinor?.toString() ?? null,
+    filters.amountMaxMinor?.toString() ?? null,
+  ]);
+  const digest = createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
+  return `partner:${partnerId}:${digest}`;
+}
+
+/** `2026-11-01T10:00:00+02:00` → an inclusive bound, or null when it is not a valid date-time. */
+export function parseInstant(value: string, round: 'up' | 'down'): InstantBound | null {
+  const m = DATE_TIME.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number);
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const fractionNs = BigInt((m[7] ?? '').padEnd(9, '0') || '0');
+  const offsetHours = m[10] === undefined ? 0 : Number(m[10]);
+  const offsetMinutes = m[11] === undefined ? 0 : Number(m[11]);
+  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeap(year) ? 1 : 0);
+  if (
+    year < 1 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59 ||
+    offsetHours > 23 ||
+    offsetMinutes > 59
+  ) {
+    return null;
+  }
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, 0);
+  const offsetMs = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  const epochNs = BigInt(date.getTime() - offsetMs) * 1_000_000n + fractionNs;
+  const micros = round === 'up' ? -floorDiv(-epochNs, 1000n) : floorDiv(epochNs, 1000n);
+  const millis = floorDiv(micros, 1000n);
+  const iso = new Date(Number(millis)).toISOString();
+  // Beyond what a four-digit year can say once the offset is applied (year 0000 or 10000).
+  if (!/^\d{4}-/.test(iso) || iso.startsWith('0000')) return null;
+  const subMillis = String(micros - millis * 1000n).padStart(3, '0');
+  return { iso: `${iso.slice(0, -1)}${subMillis}Z`, epochNs };
+}
+
+function isLeap(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
+}
+
+/**
+ * The SQL conditions of the filters over `transaction_list t`, with their parameters from `$1`.
+ * The partner comes first: every query is one partner's (tenancy), and every index leads with it.
+ */
+export function filterConditions(
+  partnerId: string,
+  filters: TransactionFilters,
+): { where: string[]; params: unknown[] } {
+  const params: unknown[] = [partnerId];
+  const p = (value: unknown) => `$${params.push(value)}`;
+  const where = ['t.partner_id = $1'];
+  if (filters.merchantId) where.push(`t.merchant_id = ${p(filters.merchantId)}`);
+  if (filters.state) where.push(`t.state = ${p(filters.state)}`);
+  if (filters.type) where.push(`t.type = ${p(filters.type)}`);
+  if (filters.rail) where.push(`t.rail = ${p(filters.rail)}`);
+  if (filters.createdFrom) where.push(`t.created_at >= ${p(filters.createdFrom.iso)}::timestamptz`);
+  if (filters.createdTo) where.push(`t.created_at <= ${p(filters.createdTo.iso)}::timestamptz`);
+  if (filters.amountMinMinor !== null) where.push(`t.amount_minor >= ${p(filters.amountMinMinor.toString())}::bigint`);
+  if (filters.amountMaxMinor !== null) where.push(`t.amount_minor <= ${p(filters.amountMaxMinor.toString())}::bigint`);
+  if (filters.search) {
+    const s = filters.search;
+    const pattern = `%${s.text.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+    const any = [`t.gateway_transaction_id ilike ${p(pattern)} escape '!'`];
+    if (s.uuid) {
+      const uuid = p(s.uuid);
+      any.push(`t.id = ${uuid}::uuid`, `t.merchant_id = ${uuid}::uuid`);
+    }
+    if (s.lastFour) {
+      const lastFour = p(s.lastFour);
+      any.push(`t.routing_last4 = ${lastFour}`, `t.account_last4 = ${lastFour}`);
+    }
+    where.push(`(${any.join(' or ')})`);
+  }
+  return { where, params };
+}
+
+/** The list item's columns (spec "Transaction list item"), the merchant's name joined in. */
+const LIST_COLUMNS = `t.id, t.merchant_id, m.business_name as merchant_name, t.type, t.rail,
+  t.amount_minor::text as amount_minor, t.currency, t.state, t.approval_code, t.decline_code, t.decline_reason,
+  t.card_last4, t.routing_last4, t.account_last4, t.account_type, t.customer_id, t.created_at,
+  t.created_position::text as position_key`;
+const FROM = `transaction_list t left join merchant_list m on m.id = t.merchant_id and m.partner_id = t.partner_id`;
+
+export interface TransactionListRow {
+  id: string;
+  merchant_id: string;
+  merchant_name: string | null;
+  type: string;
+  rail: string;
+  amount_minor: string;
+  currency: string;
+  state: string;
+  approval_code: string | null;
+  decline_code: string | null;
+  decline_reason: string | null;
+  card_last4: string | null;
+  routing_last4: string | null;
+  account_last4: string | null;
+  account_type: string | null;
+  customer_id: string | null;
+  created_at: Date;
+  position_key: string;
+}
+
+/**
+ * The spec's list item from a row. The projector wrote the columns from the domain's
+ * `toTransactionListItem`, so this is a one-to-one mapping back; `amount` is integer minor units.
+ */
+export function toListItem(row: TransactionListRow) {
+  return {
+    id: row.id,
+    merchant_id: row.merchant_id,
+    merchant_name: row.merchant_name,
+    type: row.type,
+    rail: row.rail,
+    amount: Number(row.amount_minor),
+    currency: row.currency,
+    state: row.state,
+    approval_code: row.approval_code,
+    decline_code: row.decline_code,
+    decline_reason: row.decline_reason,
+    card_last4: row.card_last4,
+    routing_last4: row.routing_last4,
+    account_last4: row.account_last4,
+    account_type: row.account_type,
+    customer_id: row.customer_id,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export type TransactionListItemRow = ReturnType<typeof toListItem>;
+
+/** The export's columns: the list item's fields, in its order. */
+export const CSV_COLUMNS = [
+  'id',
+  'merchant_id',
+  'merchant_name',
+  'type',
+  'rail',
+  'amount',
+  'currency',
+  'state',
+  'approval_code',
+  'decline_code',
+  'decline_reason',
+  'card_last4',
+  'routing_last4',
+  'account_last4',
+  'account_type',
+  'customer_id',
+  'created_at',
+] as const satisfies readonly (keyof TransactionListItemRow)[];
+
+/** Characters that make a spreadsheet read a cell as a formula (or hide what precedes one). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One RFC 4180 field. A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR
+ * first) gets a leading `'` and is quoted, so it reads as text; a cell with a comma, quote, CR or
+ * LF is quoted with inner quotes doubled. `null` is an empty field.
+ */
+export function csvCell(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  const formula = FORMULA_START.test(text);
+  if (formula) text = `'${text}`;
+  return formula || /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One CSV record with its CRLF. */
+export function csvRecord(cells: readonly (string | number | null | undefined)[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+export const CSV_HEADER = csvRecord(CSV_COLUMNS);
+
+/** A row as its CSV record: the list item, except `amount` as a decimal string (dollars). */
+export function csvRowOf(row: TransactionListRow): string {
+  const item = toListItem(row);
+  const cells = CSV_COLUMNS.map((column) =>
+    column === 'amount' ? formatAmount(BigInt(row.amount_minor), row.currency) : item[column],
+  );
+  return csvRecord(cells);
+}
+
+/** Rows fetched per round trip while exporting (and so the most held in memory at once). */
+export const EXPORT_BATCH_SIZE = 1000;
+
+const ORIGINAL_TYPES_SQL = `t.type in ('SALE', 'ACH_DEBIT')`;
+const NOT_ANSWERED_SQL = `t.state in ('INITIATED', 'THREE_DS_PENDING')`;
+const APPROVED_SQL = `${ORIGINAL_TYPES_SQL} and t.state not in ('FAILED', 'INITIATED', 'THREE_DS_PENDING', 'THREE_DS_FAILED')`;
+const DECLINED_SQL = `${ORIGINAL_TYPES_SQL} and t.state in ('FAILED', 'THREE_DS_FAILED')`;
+const REFUND_SQL = `t.type in ('REFUND', 'PARTIAL_REFUND', 'ACH_REFUND') and t.state not in ('FAILED', 'THREE_DS_FAILED') and not (${NOT_ANSWERED_SQL})`;
+
+export interface AmountBucket {
+  count: number;
+  amount: string;
+}
+
+export interface TransactionSummary {
+  currency: string;
+  count: number;
+  approved_count: number;
+  declined_count: number;
+  approval_rate: string | null;
+  volume: string;
+  refunds: AmountBucket;
+  net: string;
+  by_state: Record<TransactionState, AmountBucket>;
+  by_type: Record<TransactionType, AmountBucket>;
+  by_rail: Record<Rail, AmountBucket>;
+}
+
+interface SummaryRow {
+  by_state: number;
+  by_type: number;
+  by_rail: number;
+  state: string | null;
+  type: string | null;
+  rail: string | null;
+  count: string;
+  amount: string;
+  approved_count: string;
+  declined_count: string;
+  approval_rate: string | null;
+  volume: string;
+  refund_count: string;
+  refund_amount: string;
+  net: string;
+  currencies: string[] | null;
+}
+
+@Injectable()
+export class TransactionQueries {
+  constructor(private readonly pool: Pool) {}
+
+  /** One page, newest first, and the total under the same filters. */
+  async list(
+    partnerId: string,
+    filters: TransactionFilters,
+    page: PageRequest,
+  ): Promise<{ rows: TransactionListRow[]; total: number }> {
+    const { where, params } = filterConditions(partnerId, filters);
+    const pageParams = [...params];
+    const pageWhere = [...where];
+    if (page.after !== null) pageWhere.push(`t.created_position < $${pageParams.push(page.after)}::bigint`);
+    const limit = `$${pageParams.push(page.pageSize + 1)}`;
+    const [{ rows }, total] = await Promise.all([
+      this.pool.query<TransactionListRow>(
+        `select ${LIST_COLUMNS} from ${FROM} where ${pageWhere.join(' and ')}
+          order by t.created_position desc limit ${limit}`,
+        pageParams,
+      ),
+      this.pool.query<{ count: string }>(
+        `select count(*)::text as count from transaction_list t where ${where.join(' and ')}`,
+        params,
+      ),
+    ]);
+    return { rows, total: Number(total.rows[0].count) };
+  }
+
+  /**
+   * The KPI summary (definitions in docs/transactions.md, "Summary"), in one scan: the totals and
+   * the three breakdowns are grouping sets of the same aggregate. Sums are bigint/numeric in SQL
+   * and leave the database as text.
+   */
+  async summary(partnerId: string, filters: TransactionFilters): Promise<TransactionSummary> {
+    const { where, params } = filterConditions(partnerId, filters);
+    const { rows } = await this.pool.query<SummaryRow>(
+      `select grouping(t.state) = 0 as by_state, grouping(t.type) = 0 as by_type, grouping(t.rail) = 0 as by_rail,
+              t.state, t.type, t.rail,
+              count(*)::text as count,
+              coalesce(sum(t.amount_minor), 0)::text as amount,
+              count(*) filter (where ${APPROVED_SQL})::text as approved_count,
+              count(*) filter (where ${DECLINED_SQL})::text as declined_count,
+              round(count(*) filter (where ${APPROVED_SQL})::numeric
+                    / nullif(count(*) filter (where ${APPROVED_SQL} or ${DECLINED_SQL}), 0), 4)::text as approval_rate,
+              coalesce(sum(t.amount_minor) filter (where ${APPROVED_SQL}), 0)::text as volume,
+              count(*) filter (where ${REFUND_SQL})::text as refund_count,
+              coalesce(sum(t.amount_minor) filter (where ${REFUND_SQL}), 0)::text as refund_amount,
+              (coalesce(sum(t.amount_minor) filter (where ${APPROVED_SQL}), 0)
+               - coalesce(sum(t.amount_minor) filter (where ${REFUND_SQL}), 0))::text as net,
+              array_agg(distinct t.currency) as currencies
+         from transaction_list t
+        where ${where.join(' and ')}
+        group by grouping sets ((t.state), (t.type), (t.rail), ())`,
+      params,
+    );
+    const total = rows.find((r) => !r.by_state && !r.by_type && !r.by_rail);
+    const currencies = (total?.currencies ?? []).filter((c): c is string => c !== null);
+    if (currencies.length > 1) {
+      // Unreachable while the platform takes USD only; summing across currencies would be wrong.
+      throw new Error(`a transaction summary over several currencies (${currencies.join(', ')}) is not defined`);
+    }
+    const currency = currencies[0] ?? FILTER_CURRENCY;
+    const money = (minor: string | undefined) => formatAmount(BigInt(minor ?? '0'), currency);
+    const buckets = <K extends string>(keys: readonly K[], pick: (r: SummaryRow) => string | null, flag: keyof SummaryRow) => {
+      const out = {} as Record<K, AmountBucket>;
+      for (const key of keys) out[key] = { count: 0, amount: money('0') };
+      for (const r of rows) {
+        const key = pick(r);
+        if (r[flag] && key !== null && Object.prototype.hasOwnProperty.call(out, key)) {
+          out[key as K] = { count: Number(r.count), amount: money(r.amount) };
+        }
+      }
+      return out;
+    };
+    return {
+      currency,
+      count: Number(total?.count ?? 0),
+      approved_count: Number(total?.approved_count ?? 0),
+      declined_count: Number(total?.declined_count ?? 0),
+      approval_rate: total?.approval_rate ?? null,
+      volume: money(total?.volume),
+      refunds: { count: Number(total?.refund_count ?? 0), amount: money(total?.refund_amount) },
+      net: money(total?.net),
+      by_state: buckets(TRANSACTION_STATES, (r) => r.state, 'by_state'),
+      by_type: buckets(TRANSACTION_TYPES, (r) => r.type, 'by_type'),
+      by_rail: buckets(RAILS, (r) => r.rail, 'by_rail'),
+    };
+  }
+
+  /**
+   * The CSV export as a byte stream: the header, then the rows newest first. The rows come from a
+   * server-side cursor (`DECLARE … CURSOR` in a read-only transaction on one pooled connection),
+   * {@link EXPORT_BATCH_SIZE} at a time, and the next batch is fetched only when the HTTP response
+   * has taken the previous one (the stream is pulled), so memory stays flat however many rows
+   * match. The cursor is opened and its first batch read before this returns, so a database
+   * failure is still an ordinary error answer; the connection goes back to the pool when the
+   * stream ends, fails or is abandoned by the client.
+   */
+  async export(partnerId: string, filters: TransactionFilters): Promise<Readable> {
+    const { where, params } = filterConditions(partnerId, filters);
+    const client = await this.pool.connect();
+    let first: TransactionListRow[];
+    try {
+      await client.query('begin transaction isolation level repeatable read, read only');
+      await client.query(
+        `declare transaction_export no scroll cursor for
+           select ${LIST_COLUMNS} from ${FROM} where ${where.join(' and ')} order by t.created_position desc`,
+        params,
+      );
+      first = (await client.query<TransactionListRow>(`fetch ${EXPORT_BATCH_SIZE} from transaction_export`)).rows;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      client.release(error as Error);
+      throw error;
+    }
+    return Readable.from(exportChunks(client, first), { objectMode: false });
+  }
+}
+
+async function* exportChunks(client: PoolClient, first: TransactionListRow[]): AsyncGenerator<Buffer> {
+  let finished = false;
+  let failure: Error | undefined;
+  try {
+    yield Buffer.from(CSV_HEADER, 'utf8');
+    let rows = first;
+    while (rows.length > 0) {
+      yield Buffer.from(rows.map(csvRowOf).join(''), 'utf8');
+      if (rows.length < EXPORT_BATCH_SIZE) break;
+      rows = (await client.query<TransactionListRow>(`fetch ${EXPORT_BATCH_SIZE} from transaction_export`)).rows;
+    }
+    await client.query('commit');
+    finished = true;
+  } catch (error) {
+    failure = error as Error;
+    throw error;
+  } finally {
+    if (!finished) {
+      // The client went away (or a fetch failed): end the transaction so the connection is clean.
+      await client.query('rollback').catch((error: Error) => (failure ??= error));
+    }
+    client.release(failure);
+  }
+}

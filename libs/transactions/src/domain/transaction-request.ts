@@ -1,0 +1,316 @@
+import { DomainError } from '../../../platform/src/problem';
+import { parseAmount } from '../../../platform/src/money/amount';
+import { isUseType, type UseType } from '../../../vault/src/domain/stored-credential-states';
+import { isVaultTokenFormat } from '../../../vault/src/domain/vault-token';
+import type { FieldError } from './transaction-errors';
+import {
+  isFollowUpType,
+  TRANSACTION_TYPES,
+  type FollowUpType,
+  type TransactionType,
+} from './transaction-states';
+
+/**
+ * The body of `POST /transactions`: one flat object discriminated by `type` (spec "Transactions",
+ * CONTRACT §5a). Each type takes exactly its fields; anything else is 400 (CONTRACT §7). This
+ * module checks form only; references (merchant, vault token, parent, customer) and the
+ * merchant's configuration (custom fields) are the handler's checks.
+ *
+ * Decisions (docs/transactions.md):
+ * 1. Amount bounds: above zero and at most 999,999.99 per transaction (the spec leaves bounds
+ *    open); `tax_amount` from zero up to `amount`.
+ * 2. Types the API does not serve: AUTHORIZATION and CARD_VERIFICATION are reserved (501, spec rule
+ *    6), and so are CAPTURE, PARTIAL_CAPTURE, CAPTURE_ALL, PARTIAL_AUTH_REVERSAL, SURCHARGE,
+ *    REPEAT_SALE, ADJUSTMENT and BATCH_CLOSE (the spec shows no path or body for them). ACH_RETURN
+ *    (the receiving bank's) and the RECURRING_* types (a contract's) are issued by the platform
+ *    only: 422 `transaction_type_not_allowed`.
+ */
+export const MAX_TRANSACTION_AMOUNT_MINOR = 99_999_999n;
+
+export const RESERVED_TYPES: readonly TransactionType[] = [
+  'AUTHORIZATION',
+  'CARD_VERIFICATION',
+  'CAPTURE',
+  'PARTIAL_CAPTURE',
+  'CAPTURE_ALL',
+  'PARTIAL_AUTH_REVERSAL',
+  'SURCHARGE',
+  'REPEAT_SALE',
+  'ADJUSTMENT',
+  'BATCH_CLOSE',
+];
+
+export const PLATFORM_ONLY_TYPES: readonly TransactionType[] = [
+  'ACH_RETURN',
+  'RECURRING_CREATE',
+  'RECURRING_UPDATE',
+  'RECURRING_CANCEL',
+  'RECURRING_RETRY',
+  'RECURRING_PAUSE',
+  'RECURRING_RESUME',
+  'RECURRING_COMPLETION',
+];
+
+export const SEC_CODES = ['WEB', 'PPD', 'CCD', 'TEL'] as const;
+export type SecCode = (typeof SEC_CODES)[number];
+
+const SALE_FIELDS = [
+  'type',
+  'merchant_id',
+  'amount',
+  'currency',
+  'vault_token',
+  'use_type',
+  'customer_id',
+  'custom_fields',
+  'level2_data',
+  'level3_data',
+  'tax_amount',
+];
+
+const FIELDS: Partial<Record<TransactionType, readonly string[]>> = {
+  SALE: SALE_FIELDS,
+  ACH_DEBIT: [...SALE_FIELDS, 'sec_code'],
+  VOID: ['type', 'merchant_id', 'parent_transaction_id'],
+  AUTH_REVERSAL: ['type', 'merchant_id', 'parent_transaction_id'],
+  REFUND: ['type', 'merchant_id', 'parent_transaction_id'],
+  ACH_VOID: ['type', 'merchant_id', 'parent_transaction_id'],
+  ACH_REFUND: ['type', 'merchant_id', 'parent_transaction_id'],
+  PARTIAL_REFUND: ['type', 'merchant_id', 'parent_transaction_id', 'amount', 'refund_reason'],
+  ACH_REVERSAL: ['type', 'merchant_id', 'parent_transaction_id', 'reversal_reason'],
+};
+
+export interface ChargeRequest {
+  kind: 'charge';
+  type: 'SALE' | 'ACH_DEBIT';
+  merchantId: string;
+  amountMinor: bigint;
+  currency: string;
+  vaultToken: string;
+  useType: UseType;
+  customerId: string | null;
+  taxMinor: bigint | null;
+  secCode: SecCode | null;
+  /** Checked by the handler against the merchant's configuration and the level rules. */
+  customFields: unknown;
+  level2Data: unknown;
+  level3Data: unknown;
+}
+
+export interface FollowUpRequest {
+  kind: 'follow_up';
+  type: FollowUpType;
+  merchantId: string;
+  parentTransactionId: string;
+  amountMinor: bigint | null;
+  refundReason: unknown;
+  reversalReason: unknown;
+}
+
+export type TransactionRequest = ChargeRequest | FollowUpRequest;
+
+/** 400 `validation_error` with one entry per field. */
+export class TransactionRequestInvalid extends DomainError {
+  readonly code = 'validation_error';
+
+  constructor(readonly errors: readonly FieldError[]) {
+    super(errors.map((e) => `${e.field} ${e.message}`).join('; '));
+  }
+}
+
+/** 501: a type the spec reserves (card AUTHORIZATION, CARD_VERIFICATION, and the path-less ones). */
+export class TransactionTypeReserved extends DomainError {
+  readonly code = 'not_implemented';
+
+  constructor(readonly type: string) {
+    super(`${type} is reserved and not served by this API`);
+  }
+}
+
+/** 422: a type only the platform issues (ACH_RETURN, RECURRING_*). */
+export class TransactionTypeNotAllowed extends DomainError {
+  readonly code = 'transaction_type_not_allowed';
+  override readonly retryable = false;
+
+  constructor(readonly type: string) {
+    super(`${type} transactions are issued by the platform, never requested through POST /transactions`);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function parseTransactionRequest(body: unknown): TransactionRequest {
+  if (!isObject(body))
+    throw new TransactionRequestInvalid([{ field: 'body', message: 'must be a JSON object' }]);
+  const type = body.type;
+  if (type === undefined || type === null) {
+    throw new TransactionRequestInvalid([{ field: 'type', message: 'is required' }]);
+  }
+  if (typeof type !== 'string' || !(TRANSACTION_TYPES as readonly string[]).includes(type)) {
+    throw new TransactionRequestInvalid([
+      { field: 'type', message: `must be one of ${TRANSACTION_TYPES.join(', ')}` },
+    ]);
+  }
+  const t = type as TransactionType;
+  if (RESERVED_TYPES.includes(t)) throw new TransactionTypeReserved(t);
+  if (PLATFORM_ONLY_TYPES.includes(t)) throw new TransactionTypeNotAllowed(t);
+
+  const errors: FieldError[] = [];
+  const allowed = FIELDS[t]!;
+  for (const key of Object.keys(body)) {
+    if (!allowed.includes(key)) errors.push({ field: key, message: `is not a field of a ${t} transaction` });
+  }
+  const merchantId = uuid(body, 'merchant_id', errors, true);
+  let request: TransactionRequest;
+  if (t === 'SALE' || t === 'ACH_DEBIT') {
+    const currency = currencyOf(body, errors);
+    request = {
+      kind: 'charge',
+      type: t,
+      merchantId: merchantId ?? '',
+      amountMinor: amount(body, 'amount', currency, errors, true) ?? 0n,
+      currency,
+      vaultToken: vaultToken(body, errors),
+      useType: useType(body, errors),
+      customerId: uuid(body, 'customer_id', errors, false),
+      taxMinor: taxAmount(body, currency, errors),
+      secCode: t === 'ACH_DEBIT' ? secCode(body, errors) : null,
+      customFields: body.custom_fields ?? null,
+      level2Data: body.level2_data ?? null,
+      level3Data: body.level3_data ?? null,
+    };
+  } else if (isFollowUpType(t)) {
+    request = {
+      kind: 'follow_up',
+      type: t,
+      merchantId: merchantId ?? '',
+      parentTransactionId: uuid(body, 'parent_transaction_id', errors, true) ?? '',
+      amountMinor: t === 'PARTIAL_REFUND' ? amount(body, 'amount', 'USD', errors, true) : null,
+      refundReason: body.refund_reason ?? null,
+      reversalReason: body.reversal_reason,
+    };
+  } else {
+    throw new TransactionTypeReserved(t);
+  }
+  if (errors.length > 0) throw new TransactionRequestInvalid(errors);
+  return request;
+}
+
+function uuid(body: Record<string, unknown>, field: string, errors: FieldError[], required: boolean) {
+  const value = body[field];
+  if (value === undefined || value === null) {
+    if (required) errors.push({ field, message: 'is required' });
+    return null;
+  }
+  if (typeof value !== 'string' || !UUID.test(value)) {
+    errors.push({ field, message: 'must be a UUID' });
+    return null;
+  }
+  return value.toLowerCase();
+}
+
+function currencyOf(body: Record<string, unknown>, errors: FieldError[]): string {
+  const value = body.currency;
+  if (value === undefined || value === null) {
+    errors.push({ field: 'currency', message: 'is required' });
+    return 'USD';
+  }
+  if (value !== 'USD') {
+    errors.push({ field: 'currency', message: 'must be USD (the only currency served)' });
+    return 'USD';
+  }
+  return value;
+}
+
+function amount(
+  body: Record<string, unknown>,
+  field: string,
+  currency: string,
+  errors: FieldError[],
+  required: boolean,
+): bigint | null {
+  const value = body[field];
+  if (value === undefined || value === null) {
+    if (required) errors.push({ field, message: 'is required' });
+    return null;
+  }
+  const parsed = parseAmount(value, currency);
+  if (!parsed.ok) {
+    const message =
+      parsed.problem === 'not_a_string'
+        ? 'must be a decimal string such as "10.00", not a number'
+        : parsed.problem === 'too_many_decimals'
+          ? 'has more decimals than the currency allows'
+          : 'must be a decimal string such as "10.00"';
+    errors.push({ field, message });
+    return null;
+  }
+  if (parsed.minor <= 0n) {
+    errors.push({ field, message: 'must be greater than zero' });
+    return null;
+  }
+  if (parsed.minor > MAX_TRANSACTION_AMOUNT_MINOR) {
+    errors.push({ field, message: 'must be at most 999999.99' });
+    return null;
+  }
+  return parsed.minor;
+}
+
+function taxAmount(body: Record<string, unknown>, currency: string, errors: FieldError[]): bigint | null {
+  const value = body.tax_amount;
+  if (value === undefined || value === null) return null;
+  const parsed = parseAmount(value, currency);
+  if (!parsed.ok) {
+    errors.push({ field: 'tax_amount', message: 'must be a decimal string such as "1.50"' });
+    return null;
+  }
+  const base = parseAmount(body.amount, currency);
+  if (base.ok && parsed.minor > base.minor) {
+    errors.push({ field: 'tax_amount', message: 'must not exceed amount' });
+    return null;
+  }
+  return parsed.minor;
+}
+
+function vaultToken(body: Record<string, unknown>, errors: FieldError[]): string {
+  const value = body.vault_token;
+  if (value === undefined || value === null) {
+    errors.push({ field: 'vault_token', message: 'is required' });
+    return '';
+  }
+  if (typeof value !== 'string' || !isVaultTokenFormat(value)) {
+    errors.push({ field: 'vault_token', message: 'must be a vault token (cvt_…)' });
+    return '';
+  }
+  return value;
+}
+
+function useType(body: Record<string, unknown>, errors: FieldError[]): UseType {
+  const value = body.use_type;
+  if (value === undefined || value === null) {
+    errors.push({ field: 'use_type', message: 'is required' });
+    return 'ONE_TIME_FUTURE';
+  }
+  if (typeof value !== 'string' || !isUseType(value)) {
+    errors.push({
+      field: 'use_type',
+      message: 'must be one of ONE_TIME_FUTURE, RECURRING, INSTALLMENT, UNSCHEDULED_COF',
+    });
+    return 'ONE_TIME_FUTURE';
+  }
+  return value;
+}
+
+function secCode(body: Record<string, unknown>, errors: FieldError[]): SecCode {
+  const value = body.sec_code;
+  if (value === undefined || value === null) return 'WEB';
+  if (typeof value !== 'string' || !(SEC_CODES as readonly string[]).includes(value)) {
+    errors.push({ field: 'sec_code', message: `must be one of ${SEC_CODES.join(', ')}` });
+    return 'WEB';
+  }
+  return value as SecCode;
+}

@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import { Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Pool } from 'pg';
+import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
+import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
+import { CurrentPartner } from '../../../platform/src/http/request-metadata';
+import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
+import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { StoredCredentialCommands } from '../application/stored-credential-commands.service';
+import { StoredCredentialReader } from '../application/stored-credential-reader';
+import type { StoredCredential } from '../domain/stored-credential';
+import { toStoredCredentialResource } from '../domain/stored-credential-resource';
+import {
+  MAX_REVOCATION_REASON_LENGTH,
+  STORED_CREDENTIAL_STATES,
+  type StoredCredentialState,
+} from '../domain/stored-credential-states';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type FieldError = { field: string; message: string };
+
+/**
+ * A merchant's stored credentials (vault entries; spec "Stored credentials"). There is no create
+ * route: entries are minted when a hosted save-card session completes. The merchant must be the
+ * caller's own (404 `merchant_not_found` otherwise, before anything else); a credential that is
+ * missing or another merchant's (of any partner) is 404 `stored_credential_not_found`. A revoked
+ * credential still reads. Gated by the `stored_credentials` flag, as its catalog entry says.
+ */
+@RequiresFeature('stored_credentials')
+@Controller('merchants/:merchantId/stored-credentials')
+export class StoredCredentialsController {
+  constructor(
+    private readonly storedCredentialCommands: StoredCredentialCommands,
+    private readonly credentials: StoredCredentialReader,
+    private readonly merchants: MerchantReader,
+    private readonly pool: Pool,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /**
+   * Newest first. `state` ACTIVE (the default) or REVOKED: revoked credentials are listed only
+   * when asked for; `customer_id` (a UUID) narrows to one customer's.
+   */
+  @Get()
+  @PartnerRoute('stored_credential:read')
+  async list(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Query() query: Record<string, unknown>,
+    @CurrentPartner() caller: PartnerPrincipal,
+  ) {
+    const filters = listFilters(query);
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    // The cursor's scope: this partner's merchant and these filters. Digested, so a cursor stays
+    // well under the spec's 256 characters whatever the filters.
+    const scope = createHash('sha256')
+      .update(JSON.stringify([caller.partnerId, merchantId, filters.state, filters.customerId]))
+      .digest('base64url')
+      .slice(0, 22);
+    const page = pageRequest(query, this.cursors, 'stored-credentials', scope);
+    const where = ['merchant_id = $1', 'partner_id = $2', 'state = $3'];
+    const params: unknown[] = [merchantId, caller.partnerId, filters.state];
+    if (filters.customerId) where.push(`customer_id = $${params.push(filters.customerId)}`);
+    const { rows, total } = await listSnapshots<StoredCredential>(
+      this.pool,
+      'stored_credential_list',
+      where,
+      params,
+      page,
+    );
+    return toPage(
+      rows,
+      page,
+      total,
+      (row) => row.position_key,
+      (row) => toStoredCredentialResource(row.snapshot),
+      (key) => this.cursors.encode('stored-credentials', scope, key),
+    );
+  }
+
+  @Get(':storedCredentialId')
+  @PartnerRoute('stored_credential:read')
+  async read(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Param('storedCredentialId', UuidParam) storedCredentialId: string,
+    @CurrentPartner() caller: PartnerPrincipal,
+  ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    return toStoredCredentialResource(
+      await this.credentials.getForMerchant(storedCredentialId, merchantId, caller.partnerId),
+    );
+  }
+
+  /**
+   * Revokes: 204 with an empty body. `reason` (optional free text, trimmed, at most 500
+   * characters) is recorded on the credential's stream. Revoking a REVOKED credential is 409
+   * `invalid_state_transition`.
+   */
+  @Delete(':storedCredentialId')
+  @HttpCode(204)
+  @PartnerRoute('stored_credential:revoke')
+  async revoke(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Param('storedCredentialId', UuidParam) storedCredentialId: string,
+    @Query() query: Record<string, unknown>,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ): Promise<void> {
+    const reason = revocationReason(query);
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    await this.credentials.getForMerchant(storedCredentialId, merchantId, caller.partnerId);
+    await this.storedCredentialCommands.revoke(request, caller.partnerId, storedCredentialId, reason);
+  }
+}
+
+/** `state` (default ACTIVE) and `customer_id`; a malformed, blank or repeated value is 400. */
+function listFilters(query: Record<string, unknown>): {
+  state: StoredCredentialState;
+  customerId: string | null;
+} {
+  const errors: FieldError[] = [];
+  let state: StoredCredentialState = 'ACTIVE';
+  if (query.state !== undefined) {
+    const value = query.state;
+    if (typeof value !== 'string' || !(STORED_CREDENTIAL_STATES as readonly string[]).includes(value)) {
+      errors.push({ field: 'state', message: `must be one of ${STORED_CREDENTIAL_STATES.join(', ')}` });
+    } else {
+      state = value as StoredCredentialState;
+    }
+  }
+  let customerId: string | null = null;
+  if (query.customer_id !== undefined) {
+    const value = query.customer_id;
+    if (typeof value !== 'string' || !UUID.test(value)) {
+      errors.push({ field: 'customer_id', message: 'must be a UUID' });
+    } else {
+      customerId = value.toLowerCase();
+    }
+  }
+  if (errors.length) throw validationProblem(errors);
+  return { state, customerId };
+}
+
+/** The DELETE `reason`: trimmed; absent or blank is none; one value of at most 500 characters. */
+function revocationReason(query: Record<string, unknown>): string | null {
+  const value = query.reason;
+  if (value === undefined) return null;
+  if (typeof value !== 'string') {
+    throw validationProblem([{ field: 'reason', message: 'must be given at most once' }]);
+  }
+  const reason = value.trim();
+  if (reason.length > MAX_REVOCATION_REASON_LENGTH) {
+    throw validationProblem([
+      { field: 'reason', message: `must be at most ${MAX_REVOCATION_REASON_LENGTH} characters` },
+    ]);
+  }
+  return reason === '' ? null : reason;
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { PaymentGateway } from '../../gateway/src/gateway';
+import { SandboxGateway } from '../../gateway/src/sandbox/sandbox-gateway';
+import { MerchantsModule } from '../../merchants/src/merchants.module';
+import { Clock } from '../../platform/src/clock/clock';
+import { CardVault } from './application/card-vault';
+import { ExecuteStoredCredentialCommandHandler } from './application/stored-credential-commands';
+import { StoredCredentialCommands } from './application/stored-credential-commands.service';
+import { StoredCredentialReader } from './application/stored-credential-reader';
+import { StoredCredentialsController } from './http/stored-credentials.controller';
+
+/**
+ * The vault: sealed card and bank data (CardVault) and the stored credentials minted on it
+ * (read, list, revoke). The payment gateway port is provided here, the sandbox adapter on the
+ * platform clock, until a processor adapter exists; other modules import it from here.
+ */
+@Module({
+  imports: [MerchantsModule],
+  controllers: [StoredCredentialsController],
+  providers: [
+    { provide: PaymentGateway, useFactory: (clock: Clock) => new SandboxGateway(clock), inject: [Clock] },
+    CardVault,
+    ExecuteStoredCredentialCommandHandler,
+    StoredCredentialCommands,
+    StoredCredentialReader,
+  ],
+  exports: [CardVault, PaymentGateway, StoredCredentialCommands, StoredCredentialReader],
+})
+export class VaultModule {}

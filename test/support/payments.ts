@@ -1,0 +1,78 @@
+import { CardVault, type VaultInstrument } from '../../libs/vault/src/application/card-vault';
+import { StoredCredentialCommands } from '../../libs/vault/src/application/stored-credential-commands.service';
+import type { ApiClient, TestPartner, TestPlatform } from './api';
+import { testMetadata } from './metadata';
+
+export const VISA: VaultInstrument = { kind: 'card', pan: '4111111111111111', expMonth: 12, expYear: 2030 };
+export const VISA_DEBIT: VaultInstrument = {
+  kind: 'card',
+  pan: '4000056655665556',
+  expMonth: 12,
+  expYear: 2030,
+};
+export const CHECKING: VaultInstrument = {
+  kind: 'ach',
+  routingNumber: '011000015',
+  accountNumber: '000123456789',
+  accountType: 'CHECKING',
+};
+
+const TO_ACTIVE = [
+  'start_review',
+  'approve_precheck',
+  'complete_signature',
+  'pass_underwriting',
+  'start_provisioning',
+  'complete_provisioning',
+];
+
+/** A merchant of `partner` walked to ACTIVE through the real API (sandbox: ACTIVE may transact). */
+export async function activeMerchant(
+  operator: ApiClient,
+  partner: TestPartner,
+  name = 'Blue Bottle Cafe',
+): Promise<string> {
+  const created = await partner.client.post('/merchants', {
+    business_name: name,
+    contact_email: 'owner@bluebottle.test',
+    contact_name: 'Jamie Rivera',
+    merchant_category_code: '5812',
+  });
+  if (created.status !== 201)
+    throw new Error(`merchant create: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.id as string;
+  await partner.client.post(`/merchants/${id}/submit`);
+  for (const action of TO_ACTIVE) {
+    const res = await operator.post(`/platform/merchants/${id}/transitions`, { action });
+    if (res.status !== 200) throw new Error(`${action}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return id;
+}
+
+/**
+ * A stored credential minted the way a completed save-card page does (vault, then mint), for
+ * tests of the charge path that do not need the page itself.
+ */
+export async function vaultedCredential(
+  platform: TestPlatform,
+  partner: TestPartner,
+  merchantId: string,
+  options: { instrument?: VaultInstrument; scope?: string[]; customerId?: string | null } = {},
+): Promise<{ id: string; vaultToken: string }> {
+  const app = platform.service.app;
+  const stored = await app.get(CardVault).store(partner.id, merchantId, options.instrument ?? VISA);
+  const credential = await app.get(StoredCredentialCommands).mint(testMetadata({ partner_id: partner.id }), {
+    vaultToken: stored.token,
+    partnerId: partner.id,
+    merchantId,
+    customerId: options.customerId ?? null,
+    processor: 'sandbox',
+    paymentMethodType: stored.display.paymentMethodType,
+    card: stored.display.card,
+    bank: stored.display.bank,
+    allowedUseTypes: (options.scope ?? ['ONE_TIME_FUTURE', 'RECURRING']) as never,
+    consent: { capturedAt: '2026-11-01T00:00:00.000Z', channel: 'hpp', text: 'I agree.' },
+    enrollmentTerms: null,
+  });
+  return { id: credential.id, vaultToken: stored.token };
+}
