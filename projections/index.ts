@@ -21,6 +21,8 @@ import { StoredCredentialList1764310000000 } from './stored-credential-list/1764
 import { StoredCredentialListProjector } from './stored-credential-list/stored-credential-list.projector';
 import { TransactionList1764420000000 } from './transaction-list/1764420000000-transaction-list.migration';
 import { TransactionListProjector } from './transaction-list/transaction-list.projector';
+import { HppSessionList1764530000000 } from './hpp-session-list/1764530000000-hpp-session-list.migration';
+import { HppSessionListProjector } from './hpp-session-list/hpp-session-list.projector';
 
 export const PROJECTORS: (() => Projector)[] = [
   () => new PartnerListProjector(),
@@ -29,6 +31,7 @@ export const PROJECTORS: (() => Projector)[] = [
   () => new CustomerListProjector(),
   () => new StoredCredentialListProjector(),
   () => new TransactionListProjector(),
+  () => new HppSessionListProjector(),
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -44,4 +47,5 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   CustomerList1764200000000,
   StoredCredentialList1764310000000,
   TransactionList1764420000000,
+  HppSessionList1764530000000,
 ];

@@ -1,11 +1,25 @@
 import { Module } from '@nestjs/common';
+import { CustomersModule } from '../../customers/src/customers.module';
 import { MerchantsModule } from '../../merchants/src/merchants.module';
 import { PartnersModule } from '../../partners/src/partners.module';
+import { TransactionsModule } from '../../transactions/src/transactions.module';
+import { VaultModule } from '../../vault/src/vault.module';
+import { HostedCheckout } from './application/hosted-checkout';
+import { HppSessionExpiry } from './application/hpp-session-expiry';
+import { HppSessionStore } from './application/hpp-session-store';
+import { HppSessions } from './application/hpp-sessions.service';
+import { HostedPageController } from './http/hosted-page.controller';
 import { HppPageConfigController } from './http/hpp-page-config.controller';
+import { HppSessionsController } from './http/hpp-sessions.controller';
 
-/** Hosted payment pages: their configuration now; sessions and the page itself later. */
+/**
+ * Hosted payment pages: their configuration, sessions (create, read, cancel, expiry), and the page
+ * a payer uses (render, form post, completion through the transaction command path).
+ */
 @Module({
-  imports: [PartnersModule, MerchantsModule],
-  controllers: [HppPageConfigController],
+  imports: [PartnersModule, MerchantsModule, CustomersModule, VaultModule, TransactionsModule],
+  controllers: [HppPageConfigController, HppSessionsController, HostedPageController],
+  providers: [HppSessionStore, HppSessions, HppSessionExpiry, HostedCheckout],
+  exports: [HppSessionStore, HppSessions],
 })
 export class HostedPagesModule {}

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { hkdfSync, createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 const VERSION = 1;
 
@@ -10,6 +10,14 @@ const VERSION = 1;
 export class SealedBox {
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('the vault key must be 32 bytes');
+  }
+
+  /**
+   * A 32-byte subkey for another purpose (HKDF-SHA256 over the vault key, the purpose as info), so
+   * one configured secret serves several uses without any of them learning the vault key.
+   */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `derived:${purpose}`, 32));
   }
 
   seal(plaintext: Buffer, associatedData: string): Buffer {

@@ -1,0 +1,299 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Pool } from 'pg';
+import type { EventMetadata } from '../../../event-store/src';
+import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { Clock } from '../../../platform/src/clock/clock';
+import type { AppConfig } from '../../../platform/src/config/config';
+import { APP_CONFIG } from '../../../platform/src/config/config.token';
+import { SealedBox } from '../../../platform/src/crypto/sealed-box';
+import { idFor } from '../../../platform/src/http/request-metadata';
+import { InvalidStateTransition } from '../../../platform/src/problem';
+import { GatewayOutcomeUnknown, Payments } from '../../../transactions/src/application/payments';
+import type { Transaction } from '../../../transactions/src/domain/transaction';
+import { CardVault, type VaultInstrument } from '../../../vault/src/application/card-vault';
+import { StoredCredentialCommands } from '../../../vault/src/application/stored-credential-commands.service';
+import { effectiveState, type HppSession } from '../domain/session/session';
+import type { HppSessionCommand } from '../domain/session/session-decide';
+import { issueCsrfToken, verifyCsrfToken } from '../page/csrf';
+import { parseHostedForm, type HostedFormInput } from '../page/form';
+import { HppSessionStore } from './hpp-session-store';
+
+/** A CSRF token is good for the session's whole life (30 minutes by default), with slack. */
+const CSRF_MAX_AGE_MS = 2 * 60 * 60 * 1000;
+
+export type CheckoutOutcome =
+  /** Completed (or already was): 303 to the result page. */
+  | { kind: 'done' }
+  /** Show the form again with these messages (the payer can correct and retry). */
+  | {
+      kind: 'retry';
+      status: number;
+      errors: Record<string, string>;
+      values: Record<string, string>;
+      pageError?: string;
+    }
+  /** The session cannot take a payment (expired, cancelled, locked, completed): its result page. */
+  | { kind: 'closed' };
+
+type SessionCommandInput = HppSessionCommand extends infer C
+  ? C extends { at: Date }
+    ? Omit<C, 'at'>
+    : never
+  : never;
+
+/**
+ * The hosted page's form post, start to finish (CONTRACT §4; issue: a session is completed at most
+ * once, even under double submit). One post at a time per session: a PostgreSQL advisory lock,
+ * so a second click (or a second browser tab) waits and then finds the session completed.
+ *
+ * Order: CSRF → form rules → vault → (save page or "save" checkbox) mint the stored credential →
+ * (payment page) charge through {@link Payments.chargeHosted}, the same path as POST /transactions
+ * → complete the session. A decline or an invalid entry counts as a failed attempt; the 5th locks
+ * the session (card-testing defence). The charge's command id is derived from the session and the
+ * attempt number, so a re-post of the same attempt (a double submit, a retry after an unknown
+ * gateway answer) resolves the same transaction instead of charging twice.
+ */
+@Injectable()
+export class HostedCheckout {
+  private readonly csrfKey: Buffer;
+
+  constructor(
+    private readonly sessions: HppSessionStore,
+    private readonly merchants: MerchantReader,
+    private readonly vault: CardVault,
+    private readonly credentials: StoredCredentialCommands,
+    private readonly payments: Payments,
+    private readonly pool: Pool,
+    private readonly clock: Clock,
+    box: SealedBox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.csrfKey = box.deriveKey('hpp-csrf');
+  }
+
+  csrfToken(sessionId: string): string {
+    return issueCsrfToken(this.csrfKey, sessionId, this.clock.now());
+  }
+
+  async submit(
+    sessionId: string,
+    body: Record<string, unknown>,
+    requestId: string,
+  ): Promise<CheckoutOutcome> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('select pg_advisory_lock(hashtext($1))', [`hpp:${sessionId}`]);
+      try {
+        return await this.submitLocked(sessionId, body, requestId);
+      } finally {
+        await client.query('select pg_advisory_unlock(hashtext($1))', [`hpp:${sessionId}`]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  private async submitLocked(
+    sessionId: string,
+    body: Record<string, unknown>,
+    requestId: string,
+  ): Promise<CheckoutOutcome> {
+    const now = this.clock.now();
+    const session = await this.sessions.find(sessionId);
+    if (!session || effectiveState(session, now) !== 'PENDING') return { kind: 'closed' };
+    if (!verifyCsrfToken(this.csrfKey, sessionId, body.csrf_token, now, CSRF_MAX_AGE_MS)) {
+      return {
+        kind: 'retry',
+        status: 403,
+        errors: {},
+        values: {},
+        pageError: 'This form has expired. Please enter your details again.',
+      };
+    }
+    const parsed = parseHostedForm(session, body, now);
+    if (!parsed.ok) {
+      const closed = await this.failAttempt(session, 'invalid_entry', requestId);
+      return closed
+        ? { kind: 'closed' }
+        : { kind: 'retry', status: 422, errors: parsed.errors, values: parsed.values };
+    }
+    return this.complete(session, parsed.input, requestId);
+  }
+
+  private async complete(
+    session: HppSession,
+    input: HostedFormInput,
+    requestId: string,
+  ): Promise<CheckoutOutcome> {
+    const metadata = this.metadata(session, requestId, `complete:${session.failedAttempts}`);
+    const merchant = await this.merchants.get(session.merchantId);
+    const instrument: VaultInstrument =
+      input.paymentMethod === 'card'
+        ? {
+            kind: 'card',
+            pan: input.card.pan,
+            expMonth: input.card.expMonth,
+            expYear: input.card.expYear,
+            postalCode: input.card.postalCode,
+          }
+        : {
+            kind: 'ach',
+            routingNumber: input.bank.routingNumber,
+            accountNumber: input.bank.accountNumber,
+            accountType: input.bank.accountType,
+          };
+    const stored = await this.vault.store(session.partnerId, session.merchantId, instrument);
+
+    let credentialId: string | null = null;
+    if (session.savesPaymentMethod) {
+      const credential = await this.credentials.mint(metadata, {
+        storedCredentialId: idFor(session.id, 'stored_credential', () => session.id),
+        vaultToken: stored.token,
+        partnerId: session.partnerId,
+        merchantId: session.merchantId,
+        customerId: session.customerId,
+        processor: 'sandbox',
+        paymentMethodType: stored.display.paymentMethodType,
+        card: stored.display.card,
+        bank: stored.display.bank,
+        allowedUseTypes: session.credentialUsages,
+        consent: {
+          capturedAt: this.clock.now().toISOString(),
+          channel: 'hpp',
+          text: `The payer agreed on the hosted page to store this payment method for: ${session.credentialUsages.join(', ')}.`,
+        },
+        enrollmentTerms: null,
+      });
+      credentialId = credential.id;
+    }
+
+    let transaction: Transaction | null = null;
+    if (session.pagePurpose === 'payment') {
+      const amountMinor = input.amountMinor ?? BigInt(session.amountMinor ?? '0');
+      try {
+        transaction = await this.payments.chargeHosted(
+          {
+            partnerId: session.partnerId,
+            commandId: idFor(session.id, `hpp-charge:${session.failedAttempts}`, () => session.id),
+            metadata,
+            source: 'hpp',
+            disclosureChannel: 'HOSTED_PAYMENT_PAGE',
+            entryMode: 'ECOMMERCE',
+          },
+          {
+            type: input.paymentMethod === 'card' ? 'SALE' : 'ACH_DEBIT',
+            merchant,
+            vaultToken: stored.token,
+            storedCredentialId: credentialId,
+            card: stored.display.card,
+            bank: stored.display.bank,
+            useType: 'ONE_TIME_FUTURE',
+            amountMinor,
+            currency: session.currency,
+            customerId: session.customerId,
+            taxMinor: null,
+            secCode: input.paymentMethod === 'ach' ? 'WEB' : null,
+            customFields: session.customFields.map(({ name, value }) => ({ name, value })),
+            level2Data: null,
+            level3Data: null,
+          },
+          input.paymentMethod === 'card' ? input.card.cvc : null,
+        );
+      } catch (error) {
+        if (!(error instanceof GatewayOutcomeUnknown)) throw error;
+        return {
+          kind: 'retry',
+          status: 502,
+          errors: {},
+          values: {},
+          pageError:
+            'We could not confirm your payment with the bank yet. Please submit again in a moment; you will not be charged twice.',
+        };
+      }
+      if (transaction.state === 'FAILED') {
+        const closed = await this.failAttempt(session, transaction.declineCode ?? 'declined', requestId);
+        if (closed) return { kind: 'closed' };
+        return {
+          kind: 'retry',
+          status: 402,
+          errors: {},
+          values: {},
+          pageError: `${transaction.declineReason ?? 'The payment was declined.'} Please try another payment method.`,
+        };
+      }
+    }
+
+    const card = stored.display.card;
+    const bank = stored.display.bank;
+    const entered =
+      session.amountMode === 'customer_entered' && transaction
+        ? {
+            baseMinor: BigInt(transaction.amountMinor),
+            surchargeMinor: BigInt(transaction.surchargeMinor),
+            convenienceFeeMinor: BigInt(transaction.convenienceFeeMinor),
+            totalMinor:
+              BigInt(transaction.amountMinor) +
+              BigInt(transaction.surchargeMinor) +
+              BigInt(transaction.convenienceFeeMinor),
+          }
+        : null;
+    await this.execute(
+      {
+        type: 'CompleteHppSession',
+        sessionId: session.id,
+        vaultToken: session.savesPaymentMethod ? stored.token : null,
+        storedCredentialId: credentialId,
+        transactionId: transaction?.id ?? null,
+        card: card && {
+          brand: card.brand,
+          last4: card.last4,
+          expMonth: card.expMonth,
+          expYear: card.expYear,
+        },
+        bank: bank && {
+          routingLast4: bank.routingLast4,
+          accountLast4: bank.accountLast4,
+          accountType: bank.accountType,
+        },
+        tokenizationOutcome: session.savesPaymentMethod ? 'stored' : 'not_requested',
+        enteredPrice: entered,
+      },
+      metadata,
+    );
+    return { kind: 'done' };
+  }
+
+  /** Records a failed attempt; true when it locked the session. */
+  private async failAttempt(session: HppSession, reason: string, requestId: string): Promise<boolean> {
+    const after = await this.execute(
+      { type: 'RecordHppSessionFailedAttempt', sessionId: session.id, reason },
+      this.metadata(session, requestId, `attempt:${session.failedAttempts}`),
+    );
+    return after?.state === 'LOCKED';
+  }
+
+  private async execute(command: SessionCommandInput, metadata: EventMetadata): Promise<HppSession | null> {
+    try {
+      return (await this.sessions.execute(command as never, metadata)).session;
+    } catch (error) {
+      if (error instanceof InvalidStateTransition) return this.sessions.find(command.sessionId);
+      throw error;
+    }
+  }
+
+  /** The payer is anonymous: the actor is the hosted page, on the session's partner. */
+  private metadata(session: HppSession, requestId: string, step: string): EventMetadata {
+    return {
+      actor: `hpp:${session.id}`,
+      partner_id: session.partnerId,
+      request_id: requestId,
+      idempotency_key: `hpp:${session.id}:${step}`,
+      causation_id: idFor(session.id, `hpp:${step}`, () => session.id),
+      correlation_id: requestId,
+    };
+  }
+
+  environment(): 'sandbox' | 'production' {
+    return this.config.appEnv;
+  }
+}

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { CustomerReader } from '../../../customers/src/application/customer-reader';
+import { MerchantPricing } from '../../../merchants/src/application/merchant-pricing';
+import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import {
+  normalizeCustomFieldValues,
+  validateCustomFieldValues,
+} from '../../../merchants/src/domain/custom-fields/custom-field-values';
+import type { TransactionPrice } from '../../../merchants/src/domain/fees/fee-pricing';
+import type { Merchant } from '../../../merchants/src/domain/merchant';
+import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
+import { Clock } from '../../../platform/src/clock/clock';
+import type { AppConfig } from '../../../platform/src/config/config';
+import { APP_CONFIG } from '../../../platform/src/config/config.token';
+import { idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { DomainError } from '../../../platform/src/problem';
+import { CustomFieldsInvalid, MerchantNotTransactable } from '../../../transactions/src/application/payments';
+import { parseSessionRequest, type HppSessionRequest } from '../domain/session/session-request';
+import {
+  toSessionCreateResource,
+  toSessionResource,
+  type HppSessionCreateResource,
+  type HppSessionResource,
+} from '../domain/session/session-resource';
+import { HppSessionStore } from './hpp-session-store';
+
+/** 403 `feature_not_enabled`: a session variant needs a flag the partner does not have. */
+export class HppSessionFeatureNotEnabled extends DomainError {
+  readonly code = 'feature_not_enabled';
+
+  constructor(
+    readonly flag: string,
+    what: string,
+  ) {
+    super(`${what} needs the feature flag ${flag}`);
+  }
+}
+
+/**
+ * The feature flags a session's variants need (docs/feature-flags.md): the whole endpoint needs
+ * `hosted_payment_pages` (on the route); these are checked on the parsed body.
+ */
+function requiredFlags(request: HppSessionRequest): [flag: string, what: string][] {
+  const flags: [string, string][] = [];
+  if (request.paymentMethod === 'ach') flags.push(['ach_payments', 'an ACH session']);
+  if (request.savesPaymentMethod) flags.push(['stored_credentials', 'a session that saves a payment method']);
+  if (request.recurringPlan) flags.push(['recurring_billing', 'a session with a recurring_plan']);
+  if (request.credentialUsages.includes('INSTALLMENT')) {
+    flags.push(['installments', 'credential_usages with INSTALLMENT']);
+  }
+  if (request.customFields.length > 0) flags.push(['custom_fields', 'custom_fields on a session']);
+  return flags;
+}
+
+/**
+ * `POST /hpp/sessions`, `GET /hpp/sessions/{id}`, `POST /hpp/sessions/{id}/cancel`: the checks
+ * around the session aggregate. Order of a create, each failing before anything is written:
+ * body (400) → feature flags of its variants (403) → merchant is the partner's (404
+ * `merchant_not_found`) → merchant may transact (422 `merchant_not_transactable`) → customer is a
+ * live customer of that merchant (404 `customer_not_found`) → custom fields against the merchant's
+ * configuration (422 `custom_fields_invalid`) → price → decide.
+ */
+@Injectable()
+export class HppSessions {
+  constructor(
+    private readonly sessions: HppSessionStore,
+    private readonly merchants: MerchantReader,
+    private readonly customers: CustomerReader,
+    private readonly pricing: MerchantPricing,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(
+    request: FastifyRequest,
+    caller: PartnerPrincipal,
+    body: unknown,
+  ): Promise<HppSessionCreateResource> {
+    const parsed = parseSessionRequest(body);
+    for (const [flag, what] of requiredFlags(parsed)) {
+      if (!caller.enabledFeatures.includes(flag)) throw new HppSessionFeatureNotEnabled(flag, what);
+    }
+    const merchant = await this.merchants.getForPartner(parsed.merchantId, caller.partnerId);
+    this.assertTransactable(merchant);
+    if (parsed.customerId !== null) {
+      await this.customers.getForMerchant(parsed.customerId, merchant.id, caller.partnerId);
+    }
+    const customFields = this.customFieldsFor(merchant, parsed);
+    const price = await this.priceOf(merchant, parsed);
+
+    const { session } = await this.sessions.execute(
+      {
+        type: 'CreateHppSession',
+        sessionId: idFor(request.commandId, 'hpp_session', randomUUID),
+        partnerId: caller.partnerId,
+        request: { ...parsed, customFields },
+        price,
+      },
+      metadataOf(request, caller.partnerId),
+    );
+    return toSessionCreateResource(session, this.sessions.urls(session.id), this.clock.now());
+  }
+
+  /** The read form, with the effective state (a PENDING session past `expires_at` reads EXPIRED). */
+  async read(sessionId: string, caller: PartnerPrincipal): Promise<HppSessionResource> {
+    const session = await this.sessions.getForPartner(sessionId, caller.partnerId);
+    return toSessionResource(session, this.sessions.urls(session.id), this.clock.now());
+  }
+
+  /**
+   * PENDING → CANCELLED; 200 with the read form. A session that is COMPLETED, CANCELLED, LOCKED or
+   * EXPIRED (recorded, or PENDING past `expires_at`) is 409 `invalid_state_transition`.
+   */
+  async cancel(
+    request: FastifyRequest,
+    caller: PartnerPrincipal,
+    sessionId: string,
+  ): Promise<HppSessionResource> {
+    await this.sessions.getForPartner(sessionId, caller.partnerId);
+    const { session } = await this.sessions.execute(
+      { type: 'CancelHppSession', sessionId },
+      metadataOf(request, caller.partnerId),
+    );
+    return toSessionResource(session, this.sessions.urls(session.id), this.clock.now());
+  }
+
+  /**
+   * The rule of `Payments.assertTransactable` (sandbox: ACTIVE or LIVE; production: LIVE), with its
+   * error, so a page is never handed to a payer whose payment would be refused.
+   */
+  private assertTransactable(merchant: Merchant): void {
+    const allowed = this.config.appEnv === 'production' ? ['LIVE'] : ['ACTIVE', 'LIVE'];
+    if (!allowed.includes(merchant.state)) {
+      throw new MerchantNotTransactable(merchant.id, merchant.state, this.config.appEnv);
+    }
+  }
+
+  /**
+   * Session custom fields come from the partner's server, not from the payer (the page has no
+   * custom-field inputs), so they are checked as API values: any enabled field may be sent and
+   * every enabled required field must be. They are stored normalised (configured name spelling,
+   * trimmed, blanks dropped), exactly as the completion charge will record them.
+   */
+  private customFieldsFor(merchant: Merchant, request: HppSessionRequest): HppSessionRequest['customFields'] {
+    const errors = validateCustomFieldValues(merchant.customFields, request.customFields, 'api');
+    if (errors.length > 0) throw new CustomFieldsInvalid(errors);
+    return normalizeCustomFieldValues(merchant.customFields, request.customFields);
+  }
+
+  /**
+   * The price of a fixed amount (null on a customer_entered or save_payment_method page, priced
+   * when the payer submits). A card session is priced as a credit card: the card is not known
+   * until the payer types it, and only credit cards are surcharged, so this is the most the payer
+   * can be charged. The page says debit and prepaid cards are not surcharged, and completion
+   * re-prices with the real card's type. ACH is never surcharged; a convenience fee applies to
+   * either method when the merchant's program covers it on CARD_NOT_PRESENT.
+   */
+  private async priceOf(merchant: Merchant, request: HppSessionRequest): Promise<TransactionPrice | null> {
+    if (request.amountMinor === null) return null;
+    return this.pricing.price(merchant, {
+      amountMinor: request.amountMinor,
+      paymentMethod: request.paymentMethod,
+      cardType: request.paymentMethod === 'card' ? 'credit' : null,
+      channel: 'CARD_NOT_PRESENT',
+      merchantInitiated: false,
+    });
+  }
+}

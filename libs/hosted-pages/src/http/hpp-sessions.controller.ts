@@ -1,0 +1,47 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
+import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
+import { CurrentPartner } from '../../../platform/src/http/request-metadata';
+import { HppSessions } from '../application/hpp-sessions.service';
+
+/**
+ * Hosted payment page sessions (spec "Hosted payment pages"; fields and rules in
+ * docs/hosted-pages.md). Gated by the `hosted_payment_pages` flag; every POST takes an
+ * Idempotency-Key. The page a payer opens is `hpp_url` (served by the hosted page controller).
+ */
+@Controller('hpp/sessions')
+@RequiresFeature('hosted_payment_pages')
+export class HppSessionsController {
+  constructor(private readonly sessions: HppSessions) {}
+
+  /** 201 with the create form. */
+  @Post()
+  @PartnerRoute('hpp_session:write')
+  async create(
+    @Body() body: unknown,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    return this.sessions.create(request, caller, body);
+  }
+
+  @Get(':sessionId')
+  @PartnerRoute('hpp_session:read')
+  async read(@Param('sessionId', UuidParam) sessionId: string, @CurrentPartner() caller: PartnerPrincipal) {
+    return this.sessions.read(sessionId, caller);
+  }
+
+  /** No body (one sent is ignored); 200 with the read form. */
+  @Post(':sessionId/cancel')
+  @HttpCode(200)
+  @PartnerRoute('hpp_session:write')
+  async cancel(
+    @Param('sessionId', UuidParam) sessionId: string,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    return this.sessions.cancel(request, caller, sessionId);
+  }
+}
