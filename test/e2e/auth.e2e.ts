@@ -432,9 +432,12 @@ describe('authentication and authorisation', () => {
       expect(undeclared).toEqual([]);
       const partnerWithoutScope = routes.filter((r) => r.access?.tier === 'partner' && !r.access.scope);
       expect(partnerWithoutScope).toEqual([]);
-      // Only the health probe is public (the hosted pages are not served by this app yet).
+      // Public: the health probe and the hosted page a payer opens (its session id is the capability).
       expect(routes.filter((r) => r.access?.tier === 'public').map((r) => r.path)).toEqual([
         '/api/v1/health',
+        '/api/v1/hpp/:sessionId',
+        '/api/v1/hpp/:sessionId',
+        '/api/v1/hpp/:sessionId/result',
       ]);
       // The operator tier is exactly /platform/...
       for (const route of routes) {
