@@ -3,14 +3,16 @@ import { CustomersModule } from '../../customers/src/customers.module';
 import { MerchantsModule } from '../../merchants/src/merchants.module';
 import { VaultModule } from '../../vault/src/vault.module';
 import { Payments } from './application/payments';
+import { TransactionQueries } from './application/transaction-queries';
 import { TransactionStore } from './application/transaction-store';
 import { TransactionsController } from './http/transactions.controller';
+import { TransactionQueriesController } from './http/transaction-queries.controller';
 
 /** Transactions: the payment command path (card and ACH), follow-ups, reads. */
 @Module({
   imports: [MerchantsModule, CustomersModule, VaultModule],
-  controllers: [TransactionsController],
-  providers: [Payments, TransactionStore],
+  controllers: [TransactionsController, TransactionQueriesController],
+  providers: [Payments, TransactionStore, TransactionQueries],
   exports: [Payments, TransactionStore],
 })
 export class TransactionsModule {}

@@ -90,7 +90,8 @@ export function parseTransactionFilters(
   kind: TransactionQueryKind,
 ): TransactionFilters {
   const errors: FieldError[] = [];
-  const allowed: readonly string[] = kind === 'list' ? [...FILTER_PARAMETERS, ...PAGE_PARAMETERS] : FILTER_PARAMETERS;
+  const allowed: readonly string[] =
+    kind === 'list' ? [...FILTER_PARAMETERS, ...PAGE_PARAMETERS] : FILTER_PARAMETERS;
   for (const name of Object.keys(query)) {
     if (!allowed.includes(name)) {
       const field = name.length > 100 ? `${name.slice(0, 100)}…` : name;
@@ -138,7 +139,7 @@ export function parseTransactionFilters(
     const text = q.trim();
     if ([...text].length > MAX_SEARCH_LENGTH) {
       errors.push({ field: 'q', message: `must be at most ${MAX_SEARCH_LENGTH} characters` });
-    } else if (/[\u0000-\u001f\u007f]/.test(text)) {
+    } else if (/\p{Cc}/u.test(text)) {
       errors.push({ field: 'q', message: 'must not contain control characters' });
     } else {
       filters.search = {
@@ -235,7 +236,8 @@ export function parseInstant(value: string, round: 'up' | 'down'): InstantBound 
   const fractionNs = BigInt((m[7] ?? '').padEnd(9, '0') || '0');
   const offsetHours = m[10] === undefined ? 0 : Number(m[10]);
   const offsetMinutes = m[11] === undefined ? 0 : Number(m[11]);
-  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeap(year) ? 1 : 0);
+  const daysInMonth =
+    new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeap(year) ? 1 : 0);
   if (
     year < 1 ||
     month < 1 ||
@@ -290,8 +292,12 @@ export function filterConditions(
   if (filters.rail) where.push(`t.rail = ${p(filters.rail)}`);
   if (filters.createdFrom) where.push(`t.created_at >= ${p(filters.createdFrom.iso)}::timestamptz`);
   if (filters.createdTo) where.push(`t.created_at <= ${p(filters.createdTo.iso)}::timestamptz`);
-  if (filters.amountMinMinor !== null) where.push(`t.amount_minor >= ${p(filters.amountMinMinor.toString())}::bigint`);
-  if (filters.amountMaxMinor !== null) where.push(`t.amount_minor <= ${p(filters.amountMaxMinor.toString())}::bigint`);
+  if (filters.amountMinMinor !== null) {
+    where.push(`t.amount_minor >= ${p(filters.amountMinMinor.toString())}::bigint`);
+  }
+  if (filters.amountMaxMinor !== null) {
+    where.push(`t.amount_minor <= ${p(filters.amountMaxMinor.toString())}::bigint`);
+  }
   if (filters.search) {
     const s = filters.search;
     const pattern = `%${s.text.replace(/[!%_]/g, (c) => `!${c}`)}%`;
@@ -310,10 +316,11 @@ export function filterConditions(
 }
 
 /** The list item's columns (spec "Transaction list item"), the merchant's name joined in. */
-const LIST_COLUMNS = `t.id, t.merchant_id, m.business_name as merchant_name, t.type, t.rail,
+const ITEM_COLUMNS = `t.id, t.merchant_id, m.business_name as merchant_name, t.type, t.rail,
   t.amount_minor::text as amount_minor, t.currency, t.state, t.approval_code, t.decline_code, t.decline_reason,
-  t.card_last4, t.routing_last4, t.account_last4, t.account_type, t.customer_id, t.created_at,
-  t.created_position::text as position_key`;
+  t.card_last4, t.routing_last4, t.account_last4, t.account_type, t.customer_id,
+  to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`;
+const LIST_COLUMNS = `${ITEM_COLUMNS}, t.created_position::text as position_key`;
 const FROM = `transaction_list t left join merchant_list m on m.id = t.merchant_id and m.partner_id = t.partner_id`;
 
 export interface TransactionListRow {
@@ -333,7 +340,11 @@ export interface TransactionListRow {
   account_last4: string | null;
   account_type: string | null;
   customer_id: string | null;
-  created_at: Date;
+  /** ISO 8601 in UTC with milliseconds, as the transaction's own `created_at` (formatted in SQL). */
+  created_at: string;
+}
+
+export interface TransactionPageRow extends TransactionListRow {
   position_key: string;
 }
 
@@ -359,7 +370,7 @@ export function toListItem(row: TransactionListRow) {
     account_last4: row.account_last4,
     account_type: row.account_type,
     customer_id: row.customer_id,
-    created_at: row.created_at.toISOString(),
+    created_at: row.created_at,
   };
 }
 
@@ -388,6 +399,7 @@ export const CSV_COLUMNS = [
 
 /** Characters that make a spreadsheet read a cell as a formula (or hide what precedes one). */
 const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;
 
 /**
  * One RFC 4180 field. A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR
@@ -396,10 +408,10 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  */
 export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
-  let text = String(value);
-  const formula = FORMULA_START.test(text);
-  if (formula) text = `'${text}`;
-  return formula || /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const text = String(value);
+  // One test for the common case (nothing to do), as exports run it for every cell.
+  if (!NEEDS_CARE.test(text)) return text;
+  return `"${FORMULA_START.test(text) ? "'" : ''}${text.replace(/"/g, '""')}"`;
 }
 
 /** One CSV record with its CRLF. */
@@ -412,20 +424,50 @@ export const CSV_HEADER = csvRecord(CSV_COLUMNS);
 /** A row as its CSV record: the list item, except `amount` as a decimal string (dollars). */
 export function csvRowOf(row: TransactionListRow): string {
   const item = toListItem(row);
-  const cells = CSV_COLUMNS.map((column) =>
-    column === 'amount' ? formatAmount(BigInt(row.amount_minor), row.currency) : item[column],
-  );
-  return csvRecord(cells);
+  let line = '';
+  for (let i = 0; i < CSV_COLUMNS.length; i += 1) {
+    const column = CSV_COLUMNS[i];
+    const value = column === 'amount' ? formatAmount(BigInt(row.amount_minor), row.currency) : item[column];
+    line += i === 0 ? csvCell(value) : `,${csvCell(value)}`;
+  }
+  return `${line}\r\n`;
 }
 
 /** Rows fetched per round trip while exporting (and so the most held in memory at once). */
 export const EXPORT_BATCH_SIZE = 1000;
 
-const ORIGINAL_TYPES_SQL = `t.type in ('SALE', 'ACH_DEBIT')`;
-const NOT_ANSWERED_SQL = `t.state in ('INITIATED', 'THREE_DS_PENDING')`;
-const APPROVED_SQL = `${ORIGINAL_TYPES_SQL} and t.state not in ('FAILED', 'INITIATED', 'THREE_DS_PENDING', 'THREE_DS_FAILED')`;
-const DECLINED_SQL = `${ORIGINAL_TYPES_SQL} and t.state in ('FAILED', 'THREE_DS_FAILED')`;
-const REFUND_SQL = `t.type in ('REFUND', 'PARTIAL_REFUND', 'ACH_REFUND') and t.state not in ('FAILED', 'THREE_DS_FAILED') and not (${NOT_ANSWERED_SQL})`;
+/**
+ * The summary's definitions (docs/transactions.md, "Summary"). An attempt is an original money
+ * movement (SALE, ACH_DEBIT) the gateway has answered; approved ones are in any state past the
+ * answer, declined ones FAILED (or THREE_DS_FAILED). Refunds are REFUND, PARTIAL_REFUND and
+ * ACH_REFUND children the gateway accepted.
+ */
+export const SUMMARY_ORIGINAL_TYPES: readonly TransactionType[] = ['SALE', 'ACH_DEBIT'];
+export const SUMMARY_REFUND_TYPES: readonly TransactionType[] = ['REFUND', 'PARTIAL_REFUND', 'ACH_REFUND'];
+const UNANSWERED_STATES: readonly TransactionState[] = ['INITIATED', 'THREE_DS_PENDING'];
+const DECLINED_STATES: readonly TransactionState[] = ['FAILED', 'THREE_DS_FAILED'];
+
+export type SummaryOutcome = 'approved' | 'declined' | 'refund' | null;
+
+/** Which summary figure a transaction of this type in this state counts towards. */
+export function summaryOutcome(type: string, state: string): SummaryOutcome {
+  const unanswered = (UNANSWERED_STATES as readonly string[]).includes(state);
+  const declined = (DECLINED_STATES as readonly string[]).includes(state);
+  if ((SUMMARY_ORIGINAL_TYPES as readonly string[]).includes(type)) {
+    return declined ? 'declined' : unanswered ? null : 'approved';
+  }
+  if ((SUMMARY_REFUND_TYPES as readonly string[]).includes(type)) {
+    return declined || unanswered ? null : 'refund';
+  }
+  return null;
+}
+
+/** `numerator / denominator` rounded half up to four decimals, exactly ("0.9500"); null for 0/0. */
+export function ratio4(numerator: bigint, denominator: bigint): string | null {
+  if (denominator === 0n) return null;
+  const scaled = (numerator * 20000n + denominator) / (2n * denominator);
+  return `${scaled / 10000n}.${String(scaled % 10000n).padStart(4, '0')}`;
+}
 
 export interface AmountBucket {
   count: number;
@@ -446,23 +488,15 @@ export interface TransactionSummary {
   by_rail: Record<Rail, AmountBucket>;
 }
 
-interface SummaryRow {
-  by_state: number;
-  by_type: number;
-  by_rail: number;
-  state: string | null;
-  type: string | null;
-  rail: string | null;
-  count: string;
-  amount: string;
-  approved_count: string;
-  declined_count: string;
-  approval_rate: string | null;
-  volume: string;
-  refund_count: string;
-  refund_amount: string;
-  net: string;
-  currencies: string[] | null;
+/** Counts and minor-unit sums, exact. */
+class Tally {
+  count = 0n;
+  minor = 0n;
+
+  add(count: bigint, minor: bigint): void {
+    this.count += count;
+    this.minor += minor;
+  }
 }
 
 @Injectable()
@@ -474,14 +508,14 @@ export class TransactionQueries {
     partnerId: string,
     filters: TransactionFilters,
     page: PageRequest,
-  ): Promise<{ rows: TransactionListRow[]; total: number }> {
+  ): Promise<{ rows: TransactionPageRow[]; total: number }> {
     const { where, params } = filterConditions(partnerId, filters);
     const pageParams = [...params];
     const pageWhere = [...where];
     if (page.after !== null) pageWhere.push(`t.created_position < $${pageParams.push(page.after)}::bigint`);
     const limit = `$${pageParams.push(page.pageSize + 1)}`;
     const [{ rows }, total] = await Promise.all([
-      this.pool.query<TransactionListRow>(
+      this.pool.query<TransactionPageRow>(
         `select ${LIST_COLUMNS} from ${FROM} where ${pageWhere.join(' and ')}
           order by t.created_position desc limit ${limit}`,
         pageParams,
@@ -495,63 +529,67 @@ export class TransactionQueries {
   }
 
   /**
-   * The KPI summary (definitions in docs/transactions.md, "Summary"), in one scan: the totals and
-   * the three breakdowns are grouping sets of the same aggregate. Sums are bigint/numeric in SQL
-   * and leave the database as text.
+   * The KPI summary (definitions in docs/transactions.md, "Summary"). PostgreSQL does the one pass
+   * over the filtered rows: a count and a bigint sum per (currency, state, type, rail), at most a
+   * few hundred groups. Every figure is then an exact bigint sum of those groups; the sums leave
+   * the database as text and no amount or ratio goes through a float.
    */
   async summary(partnerId: string, filters: TransactionFilters): Promise<TransactionSummary> {
     const { where, params } = filterConditions(partnerId, filters);
-    const { rows } = await this.pool.query<SummaryRow>(
-      `select grouping(t.state) = 0 as by_state, grouping(t.type) = 0 as by_type, grouping(t.rail) = 0 as by_rail,
-              t.state, t.type, t.rail,
-              count(*)::text as count,
-              coalesce(sum(t.amount_minor), 0)::text as amount,
-              count(*) filter (where ${APPROVED_SQL})::text as approved_count,
-              count(*) filter (where ${DECLINED_SQL})::text as declined_count,
-              round(count(*) filter (where ${APPROVED_SQL})::numeric
-                    / nullif(count(*) filter (where ${APPROVED_SQL} or ${DECLINED_SQL}), 0), 4)::text as approval_rate,
-              coalesce(sum(t.amount_minor) filter (where ${APPROVED_SQL}), 0)::text as volume,
-              count(*) filter (where ${REFUND_SQL})::text as refund_count,
-              coalesce(sum(t.amount_minor) filter (where ${REFUND_SQL}), 0)::text as refund_amount,
-              (coalesce(sum(t.amount_minor) filter (where ${APPROVED_SQL}), 0)
-               - coalesce(sum(t.amount_minor) filter (where ${REFUND_SQL}), 0))::text as net,
-              array_agg(distinct t.currency) as currencies
+    const { rows } = await this.pool.query<{
+      currency: string;
+      state: string;
+      type: string;
+      rail: string;
+      count: string;
+      minor: string;
+    }>(
+      `select t.currency, t.state, t.type, t.rail, count(*)::text as count, sum(t.amount_minor)::text as minor
          from transaction_list t
         where ${where.join(' and ')}
-        group by grouping sets ((t.state), (t.type), (t.rail), ())`,
+        group by t.currency, t.state, t.type, t.rail`,
       params,
     );
-    const total = rows.find((r) => !r.by_state && !r.by_type && !r.by_rail);
-    const currencies = (total?.currencies ?? []).filter((c): c is string => c !== null);
+    const currencies = [...new Set(rows.map((r) => r.currency))];
     if (currencies.length > 1) {
       // Unreachable while the platform takes USD only; summing across currencies would be wrong.
-      throw new Error(`a transaction summary over several currencies (${currencies.join(', ')}) is not defined`);
+      throw new Error(
+        `a transaction summary over several currencies (${currencies.join(', ')}) is not defined`,
+      );
     }
     const currency = currencies[0] ?? FILTER_CURRENCY;
-    const money = (minor: string | undefined) => formatAmount(BigInt(minor ?? '0'), currency);
-    const buckets = <K extends string>(keys: readonly K[], pick: (r: SummaryRow) => string | null, flag: keyof SummaryRow) => {
-      const out = {} as Record<K, AmountBucket>;
-      for (const key of keys) out[key] = { count: 0, amount: money('0') };
-      for (const r of rows) {
-        const key = pick(r);
-        if (r[flag] && key !== null && Object.prototype.hasOwnProperty.call(out, key)) {
-          out[key as K] = { count: Number(r.count), amount: money(r.amount) };
-        }
-      }
-      return out;
-    };
+    const all = new Tally();
+    const outcomes = { approved: new Tally(), declined: new Tally(), refund: new Tally() };
+    const byState = new Map(TRANSACTION_STATES.map((k) => [k as string, new Tally()]));
+    const byType = new Map(TRANSACTION_TYPES.map((k) => [k as string, new Tally()]));
+    const byRail = new Map(RAILS.map((k) => [k as string, new Tally()]));
+    for (const r of rows) {
+      const count = BigInt(r.count);
+      const minor = BigInt(r.minor);
+      all.add(count, minor);
+      const outcome = summaryOutcome(r.type, r.state);
+      if (outcome) outcomes[outcome].add(count, minor);
+      byState.get(r.state)?.add(count, minor);
+      byType.get(r.type)?.add(count, minor);
+      byRail.get(r.rail)?.add(count, minor);
+    }
+    const money = (minor: bigint) => formatAmount(minor, currency);
+    const bucket = (t: Tally): AmountBucket => ({ count: Number(t.count), amount: money(t.minor) });
+    const buckets = <K extends string>(tallies: Map<string, Tally>) =>
+      Object.fromEntries([...tallies].map(([key, t]) => [key, bucket(t)])) as Record<K, AmountBucket>;
+    const { approved, declined, refund } = outcomes;
     return {
       currency,
-      count: Number(total?.count ?? 0),
-      approved_count: Number(total?.approved_count ?? 0),
-      declined_count: Number(total?.declined_count ?? 0),
-      approval_rate: total?.approval_rate ?? null,
-      volume: money(total?.volume),
-      refunds: { count: Number(total?.refund_count ?? 0), amount: money(total?.refund_amount) },
-      net: money(total?.net),
-      by_state: buckets(TRANSACTION_STATES, (r) => r.state, 'by_state'),
-      by_type: buckets(TRANSACTION_TYPES, (r) => r.type, 'by_type'),
-      by_rail: buckets(RAILS, (r) => r.rail, 'by_rail'),
+      count: Number(all.count),
+      approved_count: Number(approved.count),
+      declined_count: Number(declined.count),
+      approval_rate: ratio4(approved.count, approved.count + declined.count),
+      volume: money(approved.minor),
+      refunds: bucket(refund),
+      net: money(approved.minor - refund.minor),
+      by_state: buckets<TransactionState>(byState),
+      by_type: buckets<TransactionType>(byType),
+      by_rail: buckets<Rail>(byRail),
     };
   }
 
@@ -572,40 +610,82 @@ export class TransactionQueries {
       await client.query('begin transaction isolation level repeatable read, read only');
       await client.query(
         `declare transaction_export no scroll cursor for
-           select ${LIST_COLUMNS} from ${FROM} where ${where.join(' and ')} order by t.created_position desc`,
+           select ${ITEM_COLUMNS} from ${FROM} where ${where.join(' and ')} order by t.created_position desc`,
         params,
       );
-      first = (await client.query<TransactionListRow>(`fetch ${EXPORT_BATCH_SIZE} from transaction_export`)).rows;
+      first = (await client.query<TransactionListRow>(`fetch ${EXPORT_BATCH_SIZE} from transaction_export`))
+        .rows;
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       client.release(error as Error);
       throw error;
     }
-    return Readable.from(exportChunks(client, first), { objectMode: false });
+    return new CsvExportStream(client, first);
   }
 }
 
-async function* exportChunks(client: PoolClient, first: TransactionListRow[]): AsyncGenerator<Buffer> {
-  let finished = false;
-  let failure: Error | undefined;
-  try {
-    yield Buffer.from(CSV_HEADER, 'utf8');
-    let rows = first;
-    while (rows.length > 0) {
-      yield Buffer.from(rows.map(csvRowOf).join(''), 'utf8');
-      if (rows.length < EXPORT_BATCH_SIZE) break;
-      rows = (await client.query<TransactionListRow>(`fetch ${EXPORT_BATCH_SIZE} from transaction_export`)).rows;
+/**
+ * The export's bytes, pulled: `_read` (called only when the consumer wants more) formats one
+ * batch, or fetches the next one from the open cursor. The transaction ends exactly once, by
+ * COMMIT after the last row or by ROLLBACK when the stream is destroyed first (a client that went
+ * away, a failed fetch); only then is the connection given back.
+ */
+class CsvExportStream extends Readable {
+  private pending: TransactionListRow[] | null;
+  private started = false;
+  private ending: Promise<boolean> | null = null;
+
+  constructor(
+    private readonly client: PoolClient,
+    first: TransactionListRow[],
+  ) {
+    super();
+    this.pending = first;
+  }
+
+  override _read(): void {
+    if (this.pending) {
+      const rows = this.pending;
+      this.pending = null;
+      this.emitRows(rows);
+      return;
     }
-    await client.query('commit');
-    finished = true;
-  } catch (error) {
-    failure = error as Error;
-    throw error;
-  } finally {
-    if (!finished) {
-      // The client went away (or a fetch failed): end the transaction so the connection is clean.
-      await client.query('rollback').catch((error: Error) => (failure ??= error));
+    this.client.query<TransactionListRow>(`fetch ${EXPORT_BATCH_SIZE} from transaction_export`).then(
+      (result) => this.emitRows(result.rows),
+      (error: Error) => this.destroy(error),
+    );
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    void this.end(false).then(() => callback(error));
+  }
+
+  private emitRows(rows: TransactionListRow[]): void {
+    if (this.destroyed) return;
+    const header = this.started ? '' : CSV_HEADER;
+    this.started = true;
+    const last = rows.length < EXPORT_BATCH_SIZE;
+    if (header || rows.length > 0) this.push(header + rows.map(csvRowOf).join(''));
+    if (last) {
+      void this.end(true).then((ok) => {
+        if (ok) this.push(null);
+        else if (!this.destroyed) this.destroy(new Error('the export transaction did not commit'));
+      });
     }
-    client.release(failure);
+  }
+
+  /** Ends the transaction once (later calls wait for the first) and gives the connection back. */
+  private end(commit: boolean): Promise<boolean> {
+    this.ending ??= this.client.query(commit ? 'commit' : 'rollback').then(
+      () => {
+        this.client.release();
+        return true;
+      },
+      (error: Error) => {
+        this.client.release(error);
+        return false;
+      },
+    );
+    return this.ending;
   }
 }

@@ -1,0 +1,90 @@
+import { Controller, Get, Query, Res, StreamableFile } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { PartnerRoute } from '../../../platform/src/auth/access';
+import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
+import { CurrentPartner } from '../../../platform/src/http/request-metadata';
+import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import {
+  filterScope,
+  parseTransactionFilters,
+  toListItem,
+  TransactionQueries,
+  type TransactionFilters,
+  type TransactionQueryKind,
+} from '../application/transaction-queries';
+
+const LIST = 'transactions';
+
+/**
+ * The partner's transactions, read side (spec "Transactions": `GET /transactions`,
+ * `/transactions/summary`, `/transactions/export`; filter names from CONTRACT §3). The three
+ * share one set of filters and answer 400 `validation_error` for any bad, blank, repeated or
+ * unknown parameter. `summary` and `export` are static paths, which the router matches before the
+ * `/transactions/{id}` parameter route of TransactionsController whatever the registration order.
+ */
+@Controller('transactions')
+export class TransactionQueriesController {
+  constructor(
+    private readonly queries: TransactionQueries,
+    private readonly merchants: MerchantReader,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** A page of list items, newest first; the cursor is bound to the partner and the filters. */
+  @Get()
+  @PartnerRoute('transaction:read')
+  async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
+    const filters = await this.filters(query, 'list', caller);
+    const scope = filterScope(caller.partnerId, filters);
+    const page = pageRequest(query, this.cursors, LIST, scope);
+    const { rows, total } = await this.queries.list(caller.partnerId, filters, page);
+    return toPage(
+      rows,
+      page,
+      total,
+      (row) => row.position_key,
+      toListItem,
+      (key) => this.cursors.encode(LIST, scope, key),
+    );
+  }
+
+  /** KPIs over the filtered transactions (definitions: docs/transactions.md, "Summary"). */
+  @Get('summary')
+  @PartnerRoute('transaction:read')
+  async summary(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
+    const filters = await this.filters(query, 'summary', caller);
+    return this.queries.summary(caller.partnerId, filters);
+  }
+
+  /** RFC 4180 CSV of every filtered transaction, streamed (no paging). */
+  @Get('export')
+  @PartnerRoute('transaction:read')
+  async export(
+    @Query() query: Record<string, unknown>,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const filters = await this.filters(query, 'export', caller);
+    const stream = await this.queries.export(caller.partnerId, filters);
+    void reply.header('cache-control', 'no-store');
+    return new StreamableFile(stream, {
+      type: 'text/csv; charset=utf-8',
+      disposition: 'attachment; filename="transactions.csv"',
+    });
+  }
+
+  /**
+   * The filters; a `merchant_id` that is not the caller's is 404 `merchant_not_found`, as on every
+   * merchant-bound call (spec Authentication 4), not an empty answer.
+   */
+  private async filters(
+    query: Record<string, unknown>,
+    kind: TransactionQueryKind,
+    caller: PartnerPrincipal,
+  ): Promise<TransactionFilters> {
+    const filters = parseTransactionFilters(query, kind);
+    if (filters.merchantId) await this.merchants.getForPartner(filters.merchantId, caller.partnerId);
+    return filters;
+  }
+}

@@ -1,0 +1,271 @@
+import type { DataSource } from 'typeorm';
+import type { RecordedEvent } from '../../libs/event-store/src';
+import { createDataSource, runMigrations } from '../../libs/platform/src/database/data-source';
+import { PROJECTION_ENGINE_ENTITIES, PROJECTION_ENGINE_MIGRATIONS } from '../../libs/projections/src';
+import {
+  TRANSACTION_EVENT_TYPES,
+  transactionStream,
+  type TransactionEvent,
+  type TransactionInitiated,
+} from '../../libs/transactions/src/domain/transaction-events';
+import { createTestDatabase, dropTestDatabase } from '../../test/support/database';
+import { testMetadata } from '../../test/support/metadata';
+import { TransactionList1764420000000 } from './1764420000000-transaction-list.migration';
+import { TransactionListProjector } from './transaction-list.projector';
+
+const PARTNER = '11111111-1111-4111-8111-111111111111';
+const MERCHANT = '22222222-2222-4222-8222-222222222222';
+const CUSTOMER = '33333333-3333-4333-8333-333333333333';
+const T0 = '2026-11-01T10:00:00.000Z';
+const T1 = '2026-11-01T10:00:01.000Z';
+const T2 = '2026-11-02T23:00:00.000Z';
+
+function initiated(id: string, overrides: Partial<TransactionInitiated['data']> = {}): TransactionEvent {
+  return {
+    type: 'TransactionInitiated',
+    data: {
+      transactionId: id,
+      partnerId: PARTNER,
+      merchantId: MERCHANT,
+      type: 'SALE',
+      rail: 'CARD',
+      amountMinor: '1050',
+      currency: 'USD',
+      surchargeMinor: '0',
+      convenienceFeeMinor: '0',
+      taxMinor: null,
+      entryMode: 'KEYED',
+      useType: 'ONE_TIME_FUTURE',
+      storedCredentialId: null,
+      vaultToken: null,
+      customerId: CUSTOMER,
+      parentTransactionId: null,
+      card: { brand: 'VISA', last4: '1111', expMonth: 12, expYear: 2030, funding: 'credit' },
+      bank: null,
+      secCode: null,
+      customFields: [],
+      level2Data: null,
+      level3Data: null,
+      refundReason: null,
+      reversalReason: null,
+      convenienceFeeDisclosure: null,
+      surchargeDisclosure: null,
+      source: 'api',
+      initiatedAt: T0,
+      ...overrides,
+    },
+  };
+}
+
+describe('transaction-list projector', () => {
+  let url: string;
+  let db: DataSource;
+  const projector = new TransactionListProjector();
+  let position = 0n;
+
+  const apply = (id: string, event: TransactionEvent, revision: bigint) =>
+    db.transaction((tx) =>
+      projector.handle(tx, {
+        id: `${id}-${revision}`,
+        stream: transactionStream(id),
+        revision,
+        globalPosition: ++position,
+        type: event.type,
+        data: event.data,
+        metadata: testMetadata(),
+        recordedAt: new Date(T0),
+      } as RecordedEvent),
+    );
+
+  const row = async (id: string) =>
+    (
+      await db.query(
+        `select id, partner_id, merchant_id, type, rail, state, amount_minor::text as amount_minor, currency,
+                gateway_transaction_id, approval_code, decline_code, decline_reason, card_last4, routing_last4,
+                account_last4, account_type, customer_id, parent_transaction_id, created_at,
+                created_position::text as created_position, version, snapshot
+           from transaction_list where id = $1`,
+        [id],
+      )
+    )[0];
+
+  beforeAll(async () => {
+    url = await createTestDatabase('transaction_list');
+    db = createDataSource(url, {
+      entities: PROJECTION_ENGINE_ENTITIES,
+      migrations: [...PROJECTION_ENGINE_MIGRATIONS, TransactionList1764420000000],
+    });
+    await db.initialize();
+    await runMigrations(db);
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    await dropTestDatabase(url);
+  });
+
+  it('is named transaction-list, handles every transaction event and owns transaction_list', () => {
+    expect(projector.name).toBe('transaction-list');
+    expect([...projector.eventTypes].sort()).toEqual([...TRANSACTION_EVENT_TYPES].sort());
+    expect(projector.tables).toEqual(['transaction_list']);
+  });
+
+  it('an initiated card sale becomes an INITIATED row with every list column', async () => {
+    const id = 'aaaaaaaa-0000-4000-8000-000000000001';
+    await apply(id, initiated(id), 0n);
+    const r = await row(id);
+    expect(r).toMatchObject({
+      id,
+      partner_id: PARTNER,
+      merchant_id: MERCHANT,
+      type: 'SALE',
+      rail: 'CARD',
+      state: 'INITIATED',
+      amount_minor: '1050',
+      currency: 'USD',
+      gateway_transaction_id: null,
+      approval_code: null,
+      card_last4: '1111',
+      routing_last4: null,
+      account_last4: null,
+      account_type: null,
+      customer_id: CUSTOMER,
+      parent_transaction_id: null,
+      created_position: String(position),
+      version: 1,
+    });
+    expect(new Date(r.created_at).toISOString()).toBe(T0);
+    expect(r.snapshot).toMatchObject({ id, state: 'INITIATED', amountMinor: '1050', version: 1 });
+  });
+
+  it('the approval sets state, approval code and gateway id, and keeps the row’s place', async () => {
+    const id = 'aaaaaaaa-0000-4000-8000-000000000002';
+    await apply(id, initiated(id), 0n);
+    const createdAt = position;
+    await apply(
+      id,
+      {
+        type: 'TransactionApproved',
+        data: {
+          transactionId: id,
+          approvalCode: 'A1B2C3',
+          gatewayTransactionId: 'sbx_0123456789abcdef01234567',
+          avsResponseCode: 'Y',
+          cvResponseCode: 'M',
+          effectiveDate: null,
+          at: T1,
+        },
+      },
+      1n,
+    );
+    await apply(
+      id,
+      { type: 'TransactionSettled', data: { transactionId: id, batchId: MERCHANT, settledAt: T2 } },
+      2n,
+    );
+    expect(await row(id)).toMatchObject({
+      state: 'SETTLED',
+      approval_code: 'A1B2C3',
+      gateway_transaction_id: 'sbx_0123456789abcdef01234567',
+      created_position: String(createdAt),
+      version: 3,
+      snapshot: { state: 'SETTLED', settledAt: T2 },
+    });
+  });
+
+  it('an ACH debit declined keeps its bank last fours and the decline', async () => {
+    const id = 'aaaaaaaa-0000-4000-8000-000000000003';
+    await apply(
+      id,
+      initiated(id, {
+        type: 'ACH_DEBIT',
+        rail: 'ACH',
+        card: null,
+        bank: { accountType: 'SAVINGS', accountLast4: '6789', routingLast4: '0015' },
+        secCode: 'WEB',
+        customerId: null,
+      }),
+      0n,
+    );
+    await apply(
+      id,
+      {
+        type: 'TransactionDeclined',
+        data: {
+          transactionId: id,
+          declineCode: 'insufficient_funds',
+          declineReason: 'Insufficient funds',
+          avsResponseCode: null,
+          cvResponseCode: null,
+          at: T1,
+        },
+      },
+      1n,
+    );
+    expect(await row(id)).toMatchObject({
+      rail: 'ACH',
+      state: 'FAILED',
+      decline_code: 'insufficient_funds',
+      decline_reason: 'Insufficient funds',
+      card_last4: null,
+      routing_last4: '0015',
+      account_last4: '6789',
+      account_type: 'SAVINGS',
+      customer_id: null,
+    });
+  });
+
+  it('a follow-up records its parent; an empty gateway id is stored as none', async () => {
+    const parent = 'aaaaaaaa-0000-4000-8000-000000000002';
+    const id = 'aaaaaaaa-0000-4000-8000-000000000004';
+    await apply(id, initiated(id, { type: 'VOID', parentTransactionId: parent, amountMinor: '1050' }), 0n);
+    await apply(
+      id,
+      {
+        type: 'TransactionApproved',
+        data: {
+          transactionId: id,
+          approvalCode: null,
+          gatewayTransactionId: '',
+          avsResponseCode: null,
+          cvResponseCode: null,
+          effectiveDate: null,
+          at: T1,
+        },
+      },
+      1n,
+    );
+    expect(await row(id)).toMatchObject({
+      type: 'VOID',
+      state: 'VOIDED',
+      parent_transaction_id: parent,
+      gateway_transaction_id: null,
+    });
+  });
+
+  it('an event for a transaction it never saw created changes nothing', async () => {
+    const id = 'aaaaaaaa-0000-4000-8000-000000000005';
+    await apply(id, { type: 'TransactionOutcomeUnknown', data: { transactionId: id, at: T1 } }, 1n);
+    expect(await row(id)).toBeUndefined();
+  });
+
+  it('indexes every filter; the gateway-id search uses a trigram index', async () => {
+    const indexes = (await db.query(
+      `select indexname, indexdef from pg_indexes where tablename = 'transaction_list' order by indexname`,
+    )) as { indexname: string; indexdef: string }[];
+    expect(indexes.map((i) => i.indexname)).toEqual([
+      'transaction_list_gateway_id_trgm',
+      'transaction_list_partner_account_last4',
+      'transaction_list_partner_amount',
+      'transaction_list_partner_created_at',
+      'transaction_list_partner_merchant_position',
+      'transaction_list_partner_position',
+      'transaction_list_partner_rail_position',
+      'transaction_list_partner_routing_last4',
+      'transaction_list_partner_state_position',
+      'transaction_list_partner_type_position',
+      'transaction_list_pkey',
+    ]);
+    expect(indexes[0].indexdef).toMatch(/USING gin \(gateway_transaction_id gin_trgm_ops\)/);
+  });
+});
