@@ -1,4 +1,4 @@
- 
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
@@ -194,6 +194,24 @@ describe('the hosted payment page in a browser', () => {
         card: expect.objectContaining({ last4: '1111' }),
       }),
     ]);
+    // An operator replays the transaction's story from the command line (CONTRACT §2).
+    const history = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'dist/apps/api/src/ops.js'), 'history', 'transaction', read.body.transaction_id],
+      {
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+      },
+    );
+    expect(history.status).toBe(0);
+    const story = history.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(story.map((e: any) => e.type)).toEqual(['TransactionInitiated', 'TransactionApproved']);
+    expect(story[0].metadata).toMatchObject({ actor: `hpp:${session.id}`, partner_id: partner.id });
+    expect(story[0].data).toMatchObject({ type: 'SALE', amountMinor: '2500', source: 'hpp' });
+
     // The saved card charges again through POST /transactions.
     const again = await partner.client.post('/transactions', {
       type: 'SALE',

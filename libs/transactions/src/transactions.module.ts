@@ -5,14 +5,16 @@ import { VaultModule } from '../../vault/src/vault.module';
 import { Payments } from './application/payments';
 import { TransactionQueries } from './application/transaction-queries';
 import { TransactionStore } from './application/transaction-store';
+import { TransactionSweeps } from './application/transaction-sweeps';
 import { TransactionsController } from './http/transactions.controller';
+import { PlatformSandboxTransactionsController } from './http/platform-sandbox-transactions.controller';
 import { TransactionQueriesController } from './http/transaction-queries.controller';
 
 /** Transactions: the payment command path (card and ACH), follow-ups, reads. */
 @Module({
   imports: [MerchantsModule, CustomersModule, VaultModule],
-  controllers: [TransactionsController, TransactionQueriesController],
-  providers: [Payments, TransactionStore, TransactionQueries],
+  controllers: [TransactionsController, TransactionQueriesController, PlatformSandboxTransactionsController],
+  providers: [Payments, TransactionStore, TransactionQueries, TransactionSweeps],
   exports: [Payments, TransactionStore],
 })
 export class TransactionsModule {}

@@ -507,6 +507,19 @@ export class Payments {
     return this.finishFollowUp(context, child);
   }
 
+  /**
+   * Resolves a transaction whose gateway answer is pending (the sweep; a 3DS challenge that
+   * passed): asks the gateway about its reference, sends it only if the gateway never got it.
+   */
+  async resolve(
+    context: Pick<PaymentContext, 'commandId' | 'metadata'>,
+    transaction: Transaction,
+  ): Promise<Transaction> {
+    return transaction.parentTransactionId
+      ? this.finishFollowUp(context, transaction)
+      : this.finish(context, transaction);
+  }
+
   /** Sends a follow-up child to the gateway (or not: a card VOID is ledger-only) and records it. */
   private async finishFollowUp(
     context: Pick<PaymentContext, 'commandId' | 'metadata'>,

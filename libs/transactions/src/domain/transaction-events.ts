@@ -226,3 +226,27 @@ export const TRANSACTION_EVENT_TYPES: readonly TransactionEvent['type'][] = [
   'ThreeDsChallengeIssued',
   'ThreeDsCompleted',
 ];
+
+/**
+ * Event type → the webhook kinds a partner sees (spec "Events"); empty: internal only for now
+ * (the webhook issue may add `transaction.*` kinds for the others). One fact can be two kinds: a
+ * chargeback opened is both `transaction.disputed` and `chargeback.received`. The record makes the
+ * compiler check that every event type is mapped.
+ */
+export const TRANSACTION_WEBHOOK_EVENT_TYPES: Readonly<Record<TransactionEvent['type'], readonly string[]>> =
+  {
+    TransactionInitiated: [],
+    TransactionOutcomeUnknown: [],
+    TransactionApproved: [],
+    TransactionDeclined: [],
+    TransactionVoided: [],
+    TransactionReversed: [],
+    TransactionRefunded: [],
+    TransactionRefundFailed: [],
+    TransactionSettled: [],
+    TransactionReturned: ['transaction.returned'],
+    TransactionDisputed: ['transaction.disputed', 'chargeback.received'],
+    ChargebackResolved: [],
+    ThreeDsChallengeIssued: [],
+    ThreeDsCompleted: ['three_ds.completed'],
+  };

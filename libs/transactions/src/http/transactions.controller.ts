@@ -8,6 +8,23 @@ import { Payments, type PaymentContext } from '../application/payments';
 import { TransactionStore } from '../application/transaction-store';
 import { toTransactionResource } from '../domain/transaction-resource';
 import { parseTransactionRequest } from '../domain/transaction-request';
+import { THREE_DS_FAILURE_REASONS, type ThreeDsFailureReason } from '../domain/transaction-states';
+import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+
+const THREE_DS_OUTCOMES = THREE_DS_FAILURE_REASONS.filter((r) => r !== 'callback_timeout');
+
+function parseThreeDsOutcome(body: unknown): 'authenticated' | ThreeDsFailureReason {
+  const allowed = ['authenticated', ...THREE_DS_OUTCOMES];
+  const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
+  const unknown = Object.keys(fields).filter((k) => k !== 'outcome');
+  const outcome = (fields as { outcome?: unknown }).outcome;
+  const errors = unknown.map((field) => ({ field, message: 'is not a field of a 3DS completion' }));
+  if (typeof outcome !== 'string' || !allowed.includes(outcome)) {
+    errors.push({ field: 'outcome', message: `must be one of ${allowed.join(', ')}` });
+  }
+  if (errors.length > 0) throw validationProblem(errors);
+  return outcome as 'authenticated' | ThreeDsFailureReason;
+}
 
 /**
  * `POST /transactions` (every action, one flat body discriminated by `type`) and
@@ -44,6 +61,37 @@ export class TransactionsController {
         ? await this.payments.charge(context, parsed)
         : await this.payments.followUp(context, parsed);
     return toTransactionResource(transaction);
+  }
+
+  /**
+   * Resolves a THREE_DS_PENDING transaction (spec: reserved for card-authentication flows; no
+   * create path issues a step-up today). Body `{outcome}`: `authenticated`, after which the held
+   * charge goes to the gateway, or a failure reason, which ends it THREE_DS_FAILED. Any other
+   * state is 409 `invalid_state_transition`; after the 15 minutes the answer is the time-out.
+   */
+  @Post(':transactionId/three-ds/complete')
+  @HttpCode(200)
+  @PartnerRoute('transaction:write')
+  async completeThreeDs(
+    @Param('transactionId', UuidParam) transactionId: string,
+    @Body() body: unknown,
+    @CurrentPartner() caller: PartnerPrincipal,
+    @Req() request: FastifyRequest,
+  ) {
+    const outcome = parseThreeDsOutcome(body);
+    const transaction = await this.transactions.getForPartner(transactionId, caller.partnerId);
+    const context = {
+      commandId: request.commandId ?? String(request.id),
+      metadata: metadataOf(request, caller.partnerId),
+    };
+    const after = await this.payments.step(context, 'three-ds', {
+      type: 'CompleteThreeDs',
+      transactionId: transaction.id,
+      outcome,
+    });
+    return toTransactionResource(
+      after.state === 'INITIATED' ? await this.payments.resolve(context, after) : after,
+    );
   }
 
   @Get(':transactionId')

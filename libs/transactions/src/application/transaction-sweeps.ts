@@ -1,0 +1,157 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Pool } from 'pg';
+import type { Logger } from 'pino';
+import type { EventMetadata } from '../../../event-store/src';
+import { Clock } from '../../../platform/src/clock/clock';
+import { idFor } from '../../../platform/src/http/request-metadata';
+import { LOGGER } from '../../../platform/src/logging/logger.token';
+import { InvalidStateTransition } from '../../../platform/src/problem';
+import { GatewayOutcomeUnknown, Payments } from './payments';
+import { TransactionStore } from './transaction-store';
+
+export const TRANSACTION_SWEEP_ACTOR = 'system:transaction-sweep';
+export const TRANSACTION_SWEEP_INTERVAL_MS = 15_000;
+/**
+ * A pending answer is left to the request's own retry for this long (the partner was told to
+ * retry with the same key) before the sweep asks the gateway itself.
+ */
+export const PENDING_GRACE_MS = 30_000;
+const BATCH_SIZE = 100;
+
+export interface SweepResult {
+  resolved: number;
+  stillPending: number;
+  threeDsTimedOut: number;
+}
+
+/**
+ * The two background sweeps of the transaction stream (spec Errors; spec state table row 1):
+ * 1. Pending gateway answers (502 `gateway_outcome_unknown`): after {@link PENDING_GRACE_MS} the
+ *    sweep resolves the transaction on its own through {@link Payments.resolve}, which asks the
+ *    gateway about the transaction's reference and re-sends only what the gateway never received,
+ *    so the sweep and a partner's retry can race without charging twice.
+ * 2. 3DS challenges: a THREE_DS_PENDING transaction past its 15 minutes becomes THREE_DS_FAILED
+ *    with `callback_timeout`.
+ * Every 15 s, and on demand through {@link sweep}; "now" is the platform Clock (sandbox-movable).
+ * Each step's `causation_id` is derived from the transaction and its version, so two sweepers
+ * racing record one answer; the loser is refused by the state machine and ignores it.
+ */
+@Injectable()
+export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestroy {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<SweepResult> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly payments: Payments,
+    private readonly transactions: TransactionStore,
+    private readonly pool: Pool,
+    private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (this.running || this.stopped) return;
+      this.sweep().catch((err: unknown) => this.logger.warn({ err }, 'transaction sweep failed'));
+    }, TRANSACTION_SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => undefined);
+  }
+
+  /** One pass of both sweeps; a call while a pass runs waits for it and then makes its own. */
+  async sweep(): Promise<SweepResult> {
+    const previous = this.running;
+    const pass = (async () => {
+      await previous?.catch(() => undefined);
+      return this.pass();
+    })();
+    this.running = pass;
+    try {
+      return await pass;
+    } finally {
+      if (this.running === pass) this.running = null;
+    }
+  }
+
+  private async pass(): Promise<SweepResult> {
+    const now = this.clock.now();
+    const result: SweepResult = { resolved: 0, stillPending: 0, threeDsTimedOut: 0 };
+    const pending = await this.pool.query<{ id: string }>(
+      `select id from transaction_list
+        where state = 'INITIATED' and (snapshot->>'outcomePending')::boolean
+          and (snapshot->>'updatedAt')::timestamptz <= $1
+        order by created_position limit ${BATCH_SIZE}`,
+      [new Date(now.getTime() - PENDING_GRACE_MS)],
+    );
+    for (const { id } of pending.rows) {
+      if (this.stopped) break;
+      const outcome = await this.resolve(id);
+      if (outcome === 'resolved') result.resolved += 1;
+      if (outcome === 'pending') result.stillPending += 1;
+    }
+    const challenges = await this.pool.query<{ id: string }>(
+      `select id from transaction_list
+        where state = 'THREE_DS_PENDING' and (snapshot->'threeDs'->>'expiresAt')::timestamptz <= $1
+        order by created_position limit ${BATCH_SIZE}`,
+      [now],
+    );
+    for (const { id } of challenges.rows) {
+      if (this.stopped) break;
+      if (await this.timeOut(id)) result.threeDsTimedOut += 1;
+    }
+    return result;
+  }
+
+  private async resolve(transactionId: string): Promise<'resolved' | 'pending' | 'skipped'> {
+    const transaction = await this.transactions.find(transactionId);
+    if (!transaction || transaction.state !== 'INITIATED' || !transaction.outcomePending) return 'skipped';
+    const commandId = idFor(transactionId, `sweep:${transaction.version}`, () => transactionId);
+    try {
+      await this.payments.resolve(
+        { commandId, metadata: sweepMetadata(commandId, transaction.partnerId) },
+        transaction,
+      );
+      return 'resolved';
+    } catch (err) {
+      if (err instanceof GatewayOutcomeUnknown) return 'pending';
+      if (err instanceof InvalidStateTransition) return 'skipped';
+      this.logger.warn({ err, transaction_id: transactionId }, 'pending transaction could not be resolved');
+      return 'skipped';
+    }
+  }
+
+  private async timeOut(transactionId: string): Promise<boolean> {
+    const transaction = await this.transactions.find(transactionId);
+    if (!transaction) return false;
+    const commandId = idFor(transactionId, 'three-ds-timeout', () => transactionId);
+    try {
+      const result = await this.transactions.execute(
+        { type: 'TimeOutThreeDs', transactionId },
+        sweepMetadata(commandId, transaction.partnerId),
+      );
+      return !result.alreadyApplied && result.events.length > 0;
+    } catch (err) {
+      if (err instanceof InvalidStateTransition) return false;
+      this.logger.warn({ err, transaction_id: transactionId }, '3DS time-out failed');
+      return false;
+    }
+  }
+}
+
+function sweepMetadata(causationId: string, partnerId: string): EventMetadata {
+  return {
+    actor: TRANSACTION_SWEEP_ACTOR,
+    partner_id: partnerId,
+    request_id: null,
+    idempotency_key: null,
+    causation_id: causationId,
+    correlation_id: causationId,
+  };
+}
