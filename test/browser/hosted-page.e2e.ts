@@ -208,7 +208,10 @@ describe('the hosted payment page in a browser', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(story.map((e: any) => e.type)).toEqual(['TransactionInitiated', 'TransactionApproved']);
+    expect(story.map((e: { type: string }) => e.type)).toEqual([
+      'TransactionInitiated',
+      'TransactionApproved',
+    ]);
     expect(story[0].metadata).toMatchObject({ actor: `hpp:${session.id}`, partner_id: partner.id });
     expect(story[0].data).toMatchObject({ type: 'SALE', amountMinor: '2500', source: 'hpp' });
 
