@@ -132,6 +132,35 @@ describe('POST /transactions: card and ACH on one endpoint', () => {
     ]);
   });
 
+  it('a second request with the same key while the first is in flight at the gateway gets the same 502', async () => {
+    const gateway = platform().service.app.get(PaymentGateway) as SandboxGateway;
+    const original = gateway.authorizeAndCapture.bind(gateway);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const spy = jest.spyOn(gateway, 'authorizeAndCapture').mockImplementation(async (request) => {
+      await held;
+      return original(request);
+    });
+    try {
+      const key = randomUUID();
+      const first = sale({}, key);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const second = await sale({}, key);
+      expectProblem(second, 502, 'gateway_outcome_unknown');
+      expect(second.body.retryable).toBe(true);
+      expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+      release();
+      const answered = await first;
+      expect(answered.status).toBe(200);
+      const again = await sale({}, key);
+      expect(again.headers.get('x-idempotent-replay')).toBe('true');
+      expect(again.body).toEqual(answered.body);
+    } finally {
+      release();
+      spy.mockRestore();
+    }
+  });
+
   it('use_type outside the credential’s scope is 422 stored_credential_scope_violation', async () => {
     const narrow = await vaultedCredential(platform(), partner, merchantId, { scope: ['RECURRING'] });
     expectProblem(

@@ -9,7 +9,7 @@ import { SealedBox } from '../../../platform/src/crypto/sealed-box';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { InvalidStateTransition } from '../../../platform/src/problem';
 import { GatewayOutcomeUnknown, Payments } from '../../../transactions/src/application/payments';
-import type { Transaction } from '../../../transactions/src/domain/transaction';
+import { totalMinor, type Transaction } from '../../../transactions/src/domain/transaction';
 import { CardVault, type VaultInstrument } from '../../../vault/src/application/card-vault';
 import { StoredCredentialCommands } from '../../../vault/src/application/stored-credential-commands.service';
 import { effectiveState, type HppSession } from '../domain/session/session';
@@ -231,10 +231,7 @@ export class HostedCheckout {
             baseMinor: BigInt(transaction.amountMinor),
             surchargeMinor: BigInt(transaction.surchargeMinor),
             convenienceFeeMinor: BigInt(transaction.convenienceFeeMinor),
-            totalMinor:
-              BigInt(transaction.amountMinor) +
-              BigInt(transaction.surchargeMinor) +
-              BigInt(transaction.convenienceFeeMinor),
+            totalMinor: totalMinor(transaction),
           }
         : null;
     await this.execute(

@@ -7,6 +7,7 @@ import { Clock } from '../../../platform/src/clock/clock';
 import { AcceptsFormBody } from '../../../platform/src/http/content-type';
 import { WithoutIdempotencyHeader } from '../../../platform/src/idempotency/idempotency.interceptor';
 import { TransactionStore } from '../../../transactions/src/application/transaction-store';
+import { totalMinor } from '../../../transactions/src/domain/transaction';
 import { HostedCheckout, type CheckoutOutcome } from '../application/hosted-checkout';
 import { HppSessionStore } from '../application/hpp-session-store';
 import { effectiveHppPageConfiguration } from '../domain/page-config/hpp-page-resource';
@@ -94,7 +95,7 @@ export class HostedPageController {
     const t = await this.transactions.find(s.transactionId);
     return this.result(reply, 200, context, {
       outcome: 'approved',
-      amountMinor: t ? BigInt(t.amountMinor) + BigInt(t.surchargeMinor) + BigInt(t.convenienceFeeMinor) : 0n,
+      amountMinor: t ? totalMinor(t) : 0n,
       currency: s.currency,
       card,
       bank,

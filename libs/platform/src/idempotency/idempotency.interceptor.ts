@@ -20,6 +20,21 @@ const KEPT_HEADERS = ['content-type', 'location'];
 export const NO_IDEMPOTENCY_HEADER = 'no-idempotency-header';
 export const WithoutIdempotencyHeader = () => SetMetadata(NO_IDEMPOTENCY_HEADER, true);
 
+/**
+ * The problem a route answers while an earlier request with the same key is still running, in
+ * place of 409 `idempotency_key_in_progress`. `POST /transactions` answers 502
+ * `gateway_outcome_unknown` (spec Errors: "the same response appears when the gateway reports an
+ * earlier request with the same key still in flight"): for the caller both mean "the charge may be
+ * under way; retry with the SAME key".
+ */
+export const IN_FLIGHT_ANSWER = 'idempotency-in-flight-answer';
+export interface InFlightAnswer {
+  status: number;
+  code: string;
+  detail: string;
+}
+export const AnswerInFlightWith = (answer: InFlightAnswer) => SetMetadata(IN_FLIGHT_ANSWER, answer);
+
 /** Where a key lives: one partner's keys never meet another's, nor the operator's. */
 export function idempotencyScope(request: FastifyRequest): string {
   const principal = request.principal;
@@ -72,16 +87,23 @@ export class IdempotencyInterceptor implements NestInterceptor {
                 'this Idempotency-Key was used with a different request; use a new key for a new request',
               ),
             );
-          case 'in_progress':
+          case 'in_progress': {
+            const answer = this.reflector.getAllAndOverride<InFlightAnswer | undefined>(IN_FLIGHT_ANSWER, [
+              context.getHandler(),
+              context.getClass(),
+            ]);
             throw new ProblemException(
-              problem(
-                409,
-                'idempotency_key_in_progress',
-                'a request with this Idempotency-Key is still running; retry after the Retry-After delay',
-                { retryable: true },
-              ),
+              answer
+                ? problem(answer.status, answer.code, answer.detail, { retryable: true })
+                : problem(
+                    409,
+                    'idempotency_key_in_progress',
+                    'a request with this Idempotency-Key is still running; retry after the Retry-After delay',
+                    { retryable: true },
+                  ),
               { 'retry-after': String(outcome.retryAfterSeconds) },
             );
+          }
           case 'execute': {
             request.commandId = outcome.commandId;
             request.idempotencyKey = key;

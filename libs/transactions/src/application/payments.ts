@@ -8,6 +8,7 @@ import { validateCustomFieldValues } from '../../../merchants/src/domain/custom-
 import type { Merchant } from '../../../merchants/src/domain/merchant';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
 import { Clock } from '../../../platform/src/clock/clock';
+import { sumMinor } from '../../../platform/src/money/money';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor } from '../../../platform/src/http/request-metadata';
@@ -553,7 +554,7 @@ export class Payments {
     const refund = await this.gateway.refund({
       reference,
       gatewayTransactionId,
-      amountMinor: BigInt(child.amountMinor) + BigInt(child.surchargeMinor),
+      amountMinor: sumMinor([BigInt(child.amountMinor), BigInt(child.surchargeMinor)], child.currency),
     });
     return refund.outcome === 'APPROVED' ? approvedWithout(refund.gatewayTransactionId) : refund;
   }

@@ -327,7 +327,11 @@ function refunded(t: Transaction, childId: string, amountMinor: bigint, at: stri
   const share =
     amountMinor === left
       ? surchargeLeft
-      : allocateMinor(surchargeLeft, [amountMinor, left - amountMinor], t.currency)[0];
+      : allocateMinor(
+          surchargeLeft,
+          [amountMinor, subtractMinor(left, amountMinor, t.currency)],
+          t.currency,
+        )[0];
   return {
     type: 'TransactionRefunded',
     data: {

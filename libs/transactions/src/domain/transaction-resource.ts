@@ -1,5 +1,5 @@
 import { formatAmount } from '../../../platform/src/money/amount';
-import type { Transaction } from './transaction';
+import { refundableMinor, totalMinor, type Transaction } from './transaction';
 import { RAILS, TRANSACTION_STATES, TRANSACTION_TYPES } from './transaction-states';
 
 /**
@@ -12,8 +12,8 @@ import { RAILS, TRANSACTION_STATES, TRANSACTION_TYPES } from './transaction-stat
  */
 export function toTransactionResource(t: Transaction) {
   const money = (minor: string | null) => (minor === null ? null : formatAmount(BigInt(minor), t.currency));
-  const refundable = BigInt(t.amountMinor) - BigInt(t.refundedMinor);
-  const total = BigInt(t.amountMinor) + BigInt(t.surchargeMinor) + BigInt(t.convenienceFeeMinor);
+  const refundable = refundableMinor(t);
+  const total = totalMinor(t);
   return {
     id: t.id,
     transaction_id: t.id,

@@ -6,6 +6,7 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
 import { Payments, type PaymentContext } from '../application/payments';
 import { TransactionStore } from '../application/transaction-store';
+import { AnswerInFlightWith } from '../../../platform/src/idempotency/idempotency.interceptor';
 import { toTransactionResource } from '../domain/transaction-resource';
 import { parseTransactionRequest } from '../domain/transaction-request';
 import { THREE_DS_FAILURE_REASONS, type ThreeDsFailureReason } from '../domain/transaction-states';
@@ -42,6 +43,13 @@ export class TransactionsController {
   @Post()
   @HttpCode(200)
   @PartnerRoute('transaction:write')
+  @AnswerInFlightWith({
+    status: 502,
+    code: 'gateway_outcome_unknown',
+    detail:
+      'an earlier request with this Idempotency-Key is still in flight at the gateway; retry with the SAME key ' +
+      '(a new key risks a double charge) or read the transaction',
+  })
   async create(
     @Body() body: unknown,
     @CurrentPartner() caller: PartnerPrincipal,
