@@ -31,12 +31,14 @@ export async function activeMerchant(
   operator: ApiClient,
   partner: TestPartner,
   name = 'Blue Bottle Cafe',
+  extra: Record<string, unknown> = {},
 ): Promise<string> {
   const created = await partner.client.post('/merchants', {
     business_name: name,
     contact_email: 'owner@bluebottle.test',
     contact_name: 'Jamie Rivera',
     merchant_category_code: '5812',
+    ...extra,
   });
   if (created.status !== 201)
     throw new Error(`merchant create: ${created.status} ${JSON.stringify(created.body)}`);
