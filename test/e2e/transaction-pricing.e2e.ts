@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { TransactionStore } from '../../libs/transactions/src/application/transaction-store';
 import { useTestPlatform, type TestPartner } from '../support/api';
+import { testMetadata } from '../support/metadata';
 import { activeMerchant, vaultedCredential, VISA } from '../support/payments';
 
 /** Surcharge and AVS policy apply to cardholder-initiated charges only (spec Transactions rule 3). */
@@ -66,16 +69,8 @@ describe('POST /transactions: pricing and AVS policy', () => {
     const { vaultToken } = await vaultedCredential(platform(), partner, merchantId);
     const { body: parent } = await sale(vaultToken, 'ONE_TIME_FUTURE');
     await platform()
-      .operator.post('/platform/settlement/run', { merchant_id: merchantId })
-      .catch(() => undefined);
-    const settled = await partner.client.get(`/transactions/${parent.id}`);
-    if (settled.body.state !== 'SETTLED') {
-      const { TransactionStore } = await import('../../libs/transactions/src/application/transaction-store');
-      const { testMetadata } = await import('../support/metadata');
-      await platform()
-        .service.app.get(TransactionStore)
-        .execute({ type: 'Settle', transactionId: parent.id, batchId: parent.id }, testMetadata());
-    }
+      .service.app.get(TransactionStore)
+      .execute({ type: 'Settle', transactionId: parent.id, batchId: randomUUID() }, testMetadata());
     const refund = await partner.client.post('/transactions', {
       type: 'PARTIAL_REFUND',
       merchant_id: merchantId,
