@@ -8,6 +8,7 @@ import { freePort } from '../../libs/platform/src/database/embedded-postgres';
 import { ApiClient, type TestPartner } from '../support/api';
 import type { TestService } from '../support/app';
 import { createTestDatabase, dropTestDatabase } from '../support/database';
+import { TO_ACTIVE } from '../support/payments';
 import { buildOnce, ROOT, startProcess, waitForHealth, type ServiceProcess } from '../support/process';
 
 const CARD = '4111111111111111';
@@ -92,14 +93,7 @@ describe('the hosted payment page in a browser', () => {
     });
     merchantId = merchant.body.id;
     await partner.client.post(`/merchants/${merchantId}/submit`);
-    for (const action of [
-      'start_review',
-      'approve_precheck',
-      'complete_signature',
-      'pass_underwriting',
-      'start_provisioning',
-      'complete_provisioning',
-    ]) {
+    for (const action of TO_ACTIVE) {
       const res = await operator.post(`/platform/merchants/${merchantId}/transitions`, { action });
       expect([action, res.status]).toEqual([action, 200]);
     }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { expiryMetadata, HppSessionExpiry } from '../../libs/hosted-pages/src/application/hpp-session-expiry';
 import { HppSessionStore } from '../../libs/hosted-pages/src/application/hpp-session-store';
+import { TO_ACTIVE } from '../support/payments';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { expectProblem, expectValidationError, ISO_TIMESTAMP, UUID } from '../support/problems';
 
@@ -49,15 +50,6 @@ const FEE_PROFILE = {
   monthly_fee: '10.00',
   effective_date: '2026-12-01',
 };
-
-const TO_ACTIVE = [
-  'start_review',
-  'approve_precheck',
-  'complete_signature',
-  'pass_underwriting',
-  'start_provisioning',
-  'complete_provisioning',
-];
 
 const THIRTY_MINUTES_MS = 30 * 60 * 1000;
 

@@ -1,10 +1,10 @@
-import { CardVault, type VaultInstrument } from '../../libs/vault/src/application/card-vault';
+import { CardVault, type VaultCard, type VaultInstrument } from '../../libs/vault/src/application/card-vault';
 import { StoredCredentialCommands } from '../../libs/vault/src/application/stored-credential-commands.service';
 import type { ApiClient, TestPartner, TestPlatform } from './api';
 import { testMetadata } from './metadata';
 
-export const VISA: VaultInstrument = { kind: 'card', pan: '4111111111111111', expMonth: 12, expYear: 2030 };
-export const VISA_DEBIT: VaultInstrument = {
+export const VISA: VaultCard = { kind: 'card', pan: '4111111111111111', expMonth: 12, expYear: 2030 };
+export const VISA_DEBIT: VaultCard = {
   kind: 'card',
   pan: '4000056655665556',
   expMonth: 12,
@@ -17,7 +17,8 @@ export const CHECKING: VaultInstrument = {
   accountType: 'CHECKING',
 };
 
-const TO_ACTIVE = [
+/** The operator transitions that take a SUBMITTED merchant to ACTIVE (CONTRACT §2). */
+export const TO_ACTIVE = [
   'start_review',
   'approve_precheck',
   'complete_signature',
