@@ -24,6 +24,7 @@ import { HostedPagesModule } from '../../../libs/hosted-pages/src/hosted-pages.m
 import { PartnersModule } from '../../../libs/partners/src/partners.module';
 import { VaultModule } from '../../../libs/vault/src/vault.module';
 import { TransactionsModule } from '../../../libs/transactions/src/transactions.module';
+import { SettlementModule } from '../../../libs/settlement/src/settlement.module';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
@@ -86,6 +87,7 @@ export class AppModule {
         CustomersModule,
         VaultModule,
         TransactionsModule,
+        SettlementModule,
       ],
       controllers: [HealthController, PlatformOpsController, SystemStatusController],
       providers: [

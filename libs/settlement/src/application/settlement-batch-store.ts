@@ -27,12 +27,16 @@ export class SettlementBatchStore {
   async find(batchId: string): Promise<SettlementBatch | null> {
     const events = await this.store.readStream(settlementBatchStream(batchId));
     return events.reduce(
-      (state, e) => settlementBatchEvolver.evolve(state, { type: e.type, data: e.data } as SettlementBatchEvent),
+      (state, e) =>
+        settlementBatchEvolver.evolve(state, { type: e.type, data: e.data } as SettlementBatchEvent),
       settlementBatchEvolver.initialState(),
     );
   }
 
-  async execute(command: SettlementBatchCommandInput, metadata: EventMetadata): Promise<SettlementBatchResult> {
+  async execute(
+    command: SettlementBatchCommandInput,
+    metadata: EventMetadata,
+  ): Promise<SettlementBatchResult> {
     const at = this.clock.now();
     const result = await handleCommand<SettlementBatch | null, SettlementBatchEvent>(
       this.store,

@@ -30,8 +30,19 @@ const member = (fields: Partial<SettledMemberInput>): SettledMemberInput => ({
 
 const MEMBERS = [
   member({}),
-  member({ transactionId: DEBIT, rail: 'ACH', type: 'ACH_DEBIT', grossAmountMinor: 5000n, gatewayTransactionId: 'ach_1' }),
-  member({ transactionId: REFUND, type: 'PARTIAL_REFUND', grossAmountMinor: 1000n, gatewayTransactionId: 'gw_ref_1' }),
+  member({
+    transactionId: DEBIT,
+    rail: 'ACH',
+    type: 'ACH_DEBIT',
+    grossAmountMinor: 5000n,
+    gatewayTransactionId: 'ach_1',
+  }),
+  member({
+    transactionId: REFUND,
+    type: 'PARTIAL_REFUND',
+    grossAmountMinor: 1000n,
+    gatewayTransactionId: 'gw_ref_1',
+  }),
 ];
 
 const open = (fields: Partial<OpenSettlementBatch> = {}): OpenSettlementBatch => ({
@@ -143,7 +154,10 @@ describe('opening a settlement batch', () => {
   it('opens a batch once: a second open is 409', () =>
     given([opened()]).when(open()).thenThrows(InvalidStateTransition, { from: 'PENDING', action: 'open' }));
 
-  it('opens no empty batch', () => given([]).when(open({ members: [] })).thenThrows(SettlementBatchInvalid));
+  it('opens no empty batch', () =>
+    given([])
+      .when(open({ members: [] }))
+      .thenThrows(SettlementBatchInvalid));
 
   it('refuses a transaction twice, another currency, or a type that does not settle', () => {
     given([])

@@ -38,7 +38,10 @@ export interface OpenSettlementBatch {
 export type SettlementBatchCommand = OpenSettlementBatch;
 
 /** The pure decision: the events a command produces on the batch, or the error. */
-export function decide(command: SettlementBatchCommand, state: SettlementBatchOrNone): SettlementBatchEvent[] {
+export function decide(
+  command: SettlementBatchCommand,
+  state: SettlementBatchOrNone,
+): SettlementBatchEvent[] {
   switch (command.type) {
     case 'OpenSettlementBatch':
       return open(command, state);
@@ -63,7 +66,9 @@ function open(command: OpenSettlementBatch, state: SettlementBatchOrNone): Settl
     }
     const direction = SETTLEMENT_DIRECTION[m.type];
     if (direction === undefined) {
-      throw new SettlementBatchInvalid(`a ${m.type} transaction (${m.transactionId}) does not settle in a run`);
+      throw new SettlementBatchInvalid(
+        `a ${m.type} transaction (${m.transactionId}) does not settle in a run`,
+      );
     }
     if (m.grossAmountMinor < 0n) {
       throw new SettlementBatchInvalid(`transaction ${m.transactionId} has a negative amount`);

@@ -50,4 +50,6 @@ export interface SettlementBatchOpened {
 
 export type SettlementBatchEvent = SettlementBatchOpened;
 
-export const SETTLEMENT_BATCH_EVENT_TYPES: readonly SettlementBatchEvent['type'][] = ['SettlementBatchOpened'];
+export const SETTLEMENT_BATCH_EVENT_TYPES: readonly SettlementBatchEvent['type'][] = [
+  'SettlementBatchOpened',
+];

@@ -47,7 +47,10 @@ export const SETTLEMENT_BATCH_TRANSITIONS = {
 export type SettlementBatchAction = keyof typeof SETTLEMENT_BATCH_TRANSITIONS;
 
 /** The state the action leads to; a move the table does not allow is 409 `invalid_state_transition`. */
-export function nextBatchState(action: SettlementBatchAction, from: SettlementBatchState | null): SettlementBatchState {
+export function nextBatchState(
+  action: SettlementBatchAction,
+  from: SettlementBatchState | null,
+): SettlementBatchState {
   const rule: Rule = SETTLEMENT_BATCH_TRANSITIONS[action];
   const current: From = from ?? NO_BATCH;
   if (!rule.from.includes(current)) throw new InvalidStateTransition('settlement batch', current, action);

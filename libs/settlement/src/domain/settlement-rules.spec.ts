@@ -78,9 +78,9 @@ describe('which transactions a run settles', () => {
 
   it('counts an entry without an effective date from its creation’s banking day', () => {
     expect(achDueDate({ effectiveDate: null, createdAt: '2026-11-21T09:00:00.000Z' })).toBe('2026-11-23');
-    expect(isDueForSettlement(ach({ effectiveDate: null, createdAt: '2026-11-21T09:00:00.000Z' }), '2026-11-20')).toBe(
-      false,
-    );
+    expect(
+      isDueForSettlement(ach({ effectiveDate: null, createdAt: '2026-11-21T09:00:00.000Z' }), '2026-11-20'),
+    ).toBe(false);
   });
 
   it('takes ACH refunds and reversals like any entry', () => {

@@ -4,7 +4,11 @@ import {
   type IsoDate,
 } from '../../../transactions/src/domain/rules/banking-calendar';
 import type { Transaction } from '../../../transactions/src/domain/transaction';
-import type { Rail, TransactionState, TransactionType } from '../../../transactions/src/domain/transaction-states';
+import type {
+  Rail,
+  TransactionState,
+  TransactionType,
+} from '../../../transactions/src/domain/transaction-states';
 
 /**
  * The rules of the end-of-day settlement run (docs/settlement.md), pure.
