@@ -52,6 +52,14 @@ describe('README partner quickstart', () => {
     ]) {
       expect(result.stdout).toContain(`"type":"${type}"`);
     }
+    // Taking a payment: onboarding to ACTIVE, the hosted page, a saved card charged again, a refund.
+    expect(result.stdout).toMatch(/^ACTIVE$/m);
+    expect(result.stdout).toMatch(/^payer sees 303 -> .*\/result$/m);
+    expect(result.stdout).toMatch(/^CAPTURED$/m);
+    expect(result.stdout).toContain('"type":"PARTIAL_REFUND"');
+    expect(result.stdout).toContain('"state":"PARTIALLY_REFUNDED"');
+    expect(result.stdout).not.toContain('4111111111111111"'); // the card number never comes back
     expect(result.stdout).not.toContain('"status":4'); // no problem answers anywhere
+    expect(result.stdout).not.toContain('"status":5');
   });
 });
