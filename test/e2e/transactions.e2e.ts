@@ -213,6 +213,57 @@ describe('POST /transactions: card and ACH on one endpoint', () => {
     );
   });
 
+  it('custom fields are checked against the merchant’s configuration; level 2/3 data against its rules', async () => {
+    const configured = await partner.client.put(`/config/custom-fields/merchants/${merchantId}`, {
+      fields: [{ name: 'invoice_ref', isRequired: true, maxLength: 20, regEx: '^INV-[0-9]+$' }],
+    });
+    expect(configured.status).toBe(200);
+    try {
+      const missing = await sale();
+      expectProblem(missing, 422, 'custom_fields_invalid');
+      const wrong = await sale({ custom_fields: [{ name: 'invoice_ref', value: 'nope' }] });
+      expectProblem(wrong, 422, 'custom_fields_invalid');
+      expect(wrong.body.errors[0].field).toMatch(/^custom_fields\[0\]/);
+      const ok = await sale({
+        custom_fields: [{ name: 'invoice_ref', value: 'INV-42' }],
+        level2_data: { po_number: 'PO-7', merchant_zip: '94107' },
+        level3_data: {
+          invoice_number: 'INV-42',
+          line_items: [
+            { description: 'Croissant', quantity: '2', unit_price: '3.50', total_amount: '7.00' },
+            { description: 'Coffee', quantity: '1.5', unit_price: '4.00', total_amount: '6.00' },
+          ],
+        },
+      });
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatchObject({
+        state: 'CAPTURED',
+        custom_fields: [{ name: 'invoice_ref', value: 'INV-42' }],
+        level2_data: { po_number: 'PO-7', merchant_zip: '94107' },
+        level3_data: {
+          line_items: [expect.objectContaining({ extended_amount: '7.00' }), expect.anything()],
+        },
+      });
+      const badArithmetic = await sale({
+        custom_fields: [{ name: 'invoice_ref', value: 'INV-43' }],
+        level3_data: {
+          line_items: [{ description: 'Croissant', quantity: '2', unit_price: '3.50', total_amount: '7.01' }],
+        },
+      });
+      expectValidationError(badArithmetic, ['level3_data.line_items[0].total_amount']);
+      const tooMuch = await sale({
+        amount: '5.00',
+        custom_fields: [{ name: 'invoice_ref', value: 'INV-44' }],
+        level3_data: {
+          line_items: [{ description: 'Croissant', quantity: '2', unit_price: '3.50', total_amount: '7.00' }],
+        },
+      });
+      expectValidationError(tooMuch, ['level3_data.line_items']);
+    } finally {
+      await partner.client.delete(`/config/custom-fields/merchants/${merchantId}`);
+    }
+  });
+
   it('a merchant that is not ACTIVE or LIVE is 422 merchant_not_transactable', async () => {
     const draft = await partner.client.post('/merchants', {
       business_name: 'Draft Shop',
