@@ -6,9 +6,8 @@ export interface FieldError {
 }
 
 /**
- * 404: no such stored credential, or one of another merchant or partner (the same answer).
- * NOTE: `stored_credential_not_found` still has to be added to PROBLEM_STATUS (404) when the HTTP
- * layer lands; unlisted codes answer 422.
+ * 404: no such stored credential, or one of another merchant or partner (the same answer). A
+ * `vault_token` on POST /transactions that is unknown or another merchant's answers the same.
  */
 export class StoredCredentialNotFound extends NotFound {
   constructor(readonly storedCredentialId: string) {
