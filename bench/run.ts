@@ -4,7 +4,9 @@
  *
  * Measured in one run: a raw single-row INSERT baseline; appends with 1, 8 and 32 writers on
  * distinct streams; 8 writers contending on one stream (conflicts counted); projection catch-up
- * over 200k events; cold and warm start of the service to healthy.
+ * over 200k events; cold and warm start of the service to healthy; and, on the real service,
+ * `POST /transactions` SALE throughput against a bare INSERT route and `GET /transactions` latency
+ * at a million rows (bench-transactions.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,12 +20,15 @@ import { SystemClock } from '../libs/platform/src/clock/clock';
 import { createDataSource, runMigrations } from '../libs/platform/src/database/data-source';
 import { freePort, startEmbeddedPostgres } from '../libs/platform/src/database/embedded-postgres';
 import { BENCH_ENTITIES, BENCH_MIGRATIONS, benchProjector } from './bench-projector';
+import { benchTransactions } from './bench-transactions';
 import { ProjectionRunner } from '../libs/projections/src';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const CATCH_UP_EVENTS = Number(process.env.BENCH_CATCH_UP_EVENTS ?? 200_000);
 const ROOT = path.resolve(__dirname, '..', '..');
 const ROUNDS = 3;
+const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
+const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 300);
 
 function median(runs: Row[]): Row {
   const sorted = [...runs].sort((a, b) => a.rate - b.rate);
@@ -273,6 +278,15 @@ async function main(): Promise<void> {
     rows.push(await catchUp(db.url, store, pool));
     await store.close();
     await pool.end();
+
+    const transactions = await benchTransactions({
+      adminUrl: db.url,
+      dataDir: path.join(dir, 'service'),
+      durationMs: DURATION_MS,
+      rounds: ROUNDS,
+      listRows: LIST_ROWS,
+      listRequests: LIST_REQUESTS,
+    });
     await db.stop();
 
     console.log('service start, cold and warm...');
@@ -287,6 +301,7 @@ async function main(): Promise<void> {
       `| catch-up ≥ 10,000 events/s | ${Math.round(catch200.rate)}/s | ${catch200.rate >= 10_000 ? 'met' : 'NOT met'} |`,
       `| cold start to healthy < 20 s | ${cold.toFixed(1)} s | ${cold < 20 ? 'met' : 'NOT met'} |`,
       `| warm start to healthy < 5 s | ${warm.toFixed(1)} s | ${warm < 5 ? 'met' : 'NOT met'} |`,
+      ...transactions.targets,
     ];
     const cpu = cpus()[0]?.model ?? 'unknown';
     const report = `# Benchmarks
@@ -313,6 +328,10 @@ How to read it: "append" rows are full event-store appends (expected-revision ch
 JSON data and metadata, NOTIFY) through the port; the contended row counts appends that lost the optimistic
 concurrency race (WrongExpectedRevision) and were refused without writing. Catch-up time runs from runner start
 until the projector's checkpoint reaches the head.
+
+## Transactions
+
+${transactions.section}
 `;
     writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), report);
     console.log(report);

@@ -1,0 +1,149 @@
+/**
+ * An HTTP load generator on a worker thread, so the client's own work never runs on the event
+ * loop of the server it measures. `connections` loops, each on its own keep-alive socket, send
+ * requests back to back: a warm-up first (not counted), then `durationMs` of measured requests.
+ *
+ * Run it with {@link runLoad}; the worker side is the bottom of this file.
+ */
+import { randomUUID } from 'node:crypto';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+
+export interface LoadSpec {
+  /** `http://127.0.0.1:1234/api/v1/transactions` */
+  url: string;
+  method: 'GET' | 'POST';
+  connections: number;
+  warmupMs: number;
+  durationMs: number;
+  /** One entry per connection (connection `c` uses entry `c % length`): its headers and body. */
+  requests: { headers: Record<string, string>; body: string | null }[];
+  /** A fresh `Idempotency-Key` on every request. */
+  freshIdempotencyKey: boolean;
+  /** A 200 counts as a success only when its body contains this text (e.g. `"CAPTURED"`). */
+  expectInBody: string | null;
+}
+
+export interface LoadResult {
+  /** Every request sent, warm-up included. */
+  sent: number;
+  /** Measured successes (status 200, and the expected text when one is given). */
+  ok: number;
+  seconds: number;
+  rate: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  /** Measured non-successes by status (`200*` is a 200 without the expected text; `error` is a socket error). */
+  failures: Record<string, number>;
+}
+
+/** Runs one load on a fresh worker thread and resolves with its measurements. */
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(path.join(__dirname, 'load-worker.js'), { workerData: spec });
+    let result: LoadResult | undefined;
+    worker.once('message', (message: LoadResult) => (result = message));
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`the load worker exited with code ${code}`)),
+    );
+  });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+function send(
+  agent: http.Agent,
+  target: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | null,
+): Promise<{ status: number | 'error'; text: string }> {
+  return new Promise((resolve) => {
+    const request = http.request(
+      {
+        agent,
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method,
+        headers: body === null ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        response.on('error', () => resolve({ status: 'error', text: '' }));
+      },
+    );
+    request.on('error', () => resolve({ status: 'error', text: '' }));
+    request.end(body ?? undefined);
+  });
+}
+
+async function generate(spec: LoadSpec): Promise<LoadResult> {
+  const target = new URL(spec.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
+  const started = process.hrtime.bigint();
+  const measureFrom = started + BigInt(spec.warmupMs) * 1_000_000n;
+  const deadline = measureFrom + BigInt(spec.durationMs) * 1_000_000n;
+  const latencies: number[] = [];
+  const failures: Record<string, number> = {};
+  let ok = 0;
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: spec.connections }, async (_, c) => {
+      const { headers, body } = spec.requests[c % spec.requests.length];
+      for (;;) {
+        const sentAt = process.hrtime.bigint();
+        if (sentAt >= deadline) return;
+        const { status, text } = await send(
+          agent,
+          target,
+          spec.method,
+          spec.freshIdempotencyKey ? { ...headers, 'idempotency-key': randomUUID() } : headers,
+          body,
+        );
+        sent++;
+        if (sentAt < measureFrom) continue;
+        const good = status === 200 && (spec.expectInBody === null || text.includes(spec.expectInBody));
+        if (good) {
+          ok++;
+          latencies.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
+        } else {
+          const key = status === 200 ? '200*' : String(status);
+          failures[key] = (failures[key] ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - measureFrom) / 1e9;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    sent,
+    ok,
+    seconds,
+    rate: ok / seconds,
+    p50Ms: percentile(latencies, 50),
+    p95Ms: percentile(latencies, 95),
+    p99Ms: percentile(latencies, 99),
+    failures,
+  };
+}
+
+if (!isMainThread && parentPort) {
+  const port = parentPort;
+  generate(workerData as LoadSpec).then(
+    (result) => port.postMessage(result),
+    (error: unknown) => {
+      throw error;
+    },
+  );
+}
