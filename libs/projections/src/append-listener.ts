@@ -21,7 +21,8 @@ export class AppendListener {
   constructor(
     private readonly connectionString: string,
     private readonly channel: string,
-    private readonly onAppend: () => void,
+    /** Called with the NOTIFY payload: the appended event types, or '' (unknown: wake all). */
+    private readonly onAppend: (payload: string) => void,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {
     if (!CHANNEL.test(channel)) throw new Error(`invalid NOTIFY channel name: ${channel}`);
@@ -33,7 +34,7 @@ export class AppendListener {
       connectionString: this.connectionString,
       application_name: LISTENER_APPLICATION_NAME,
     });
-    client.on('notification', () => this.onAppend());
+    client.on('notification', (message) => this.onAppend(message.payload ?? ''));
     client.on('error', (error) => this.drop(client, error));
     client.on('end', () => this.drop(client));
     this.client = client;
@@ -43,7 +44,7 @@ export class AppendListener {
       if (this.closed) return this.drop(client);
       this.established = true;
       // Appends that committed before LISTEN took effect notified nobody.
-      this.onAppend();
+      this.onAppend('');
     })().catch((error: unknown) => this.drop(client, error));
   }
 
@@ -60,7 +61,7 @@ export class AppendListener {
     this.connecting = null;
     this.established = false;
     if (error !== undefined && !this.closed) this.onError(error);
-    if (lost && !this.closed) this.onAppend();
+    if (lost && !this.closed) this.onAppend('');
     client.removeAllListeners('end');
     client.on('error', () => undefined);
     client.end().catch(() => undefined);

@@ -85,11 +85,16 @@ interface Worker {
   errorPosition: bigint | null;
   /** Set while a rebuild swaps tables in: the live loop must not start a batch. */
   paused: boolean;
+  /** When the checkpoint row was last written (ms, monotonic `performance.now()`). */
+  persistedAt: number;
   /** The batch in flight (resolved when idle), awaited before a swap. */
   inFlight: Promise<void>;
   loop: Promise<void> | null;
   rebuild: Promise<void> | null;
 }
+
+/** Longest a projector's checkpoint row lags its in-memory checkpoint over pages it ignores. */
+export const IDLE_PERSIST_MS = 2_000;
 
 /**
  * Runs projectors. Each one has its own loop: read a page after its checkpoint, apply it and
@@ -166,7 +171,7 @@ export class ProjectionRunner {
     const now = verdict();
     if (now !== null) return now;
     this.awaited.push(position);
-    this.ringAll(); // a worker asleep before this append was visible re-reads now
+    for (const worker of workers) worker.alarm.ring(); // asleep before this append was visible: re-read now
     return new Promise<boolean>((resolve) => {
       const finish = (result: boolean): void => {
         clearTimeout(timer);
@@ -240,6 +245,7 @@ export class ProjectionRunner {
       lastError: null,
       errorPosition: null,
       paused: false,
+      persistedAt: 0,
       inFlight: Promise.resolve(),
       loop: null,
       rebuild: null,
@@ -256,6 +262,19 @@ export class ProjectionRunner {
     for (const worker of this.workers.values()) worker.alarm.ring();
   }
 
+  /**
+   * Wakes the projectors that handle one of the appended types (the NOTIFY payload); '' wakes
+   * all. The others stay asleep: their read would find nothing to apply, and they catch up at
+   * the poll interval, or at once when someone waits for them (`waitFor` rings everyone).
+   */
+  private ringFor(payload: string): void {
+    if (!payload) return this.ringAll();
+    const types = payload.split(',');
+    for (const worker of this.workers.values()) {
+      if (types.some((type) => worker.types.has(type))) worker.alarm.ring();
+    }
+  }
+
   private async listen(): Promise<void> {
     const { store, dataSource, logger } = this.options;
     const wakeUp = this.options.wakeUp ?? (store instanceof PostgresEventStore ? 'notify' : 'subscription');
@@ -268,7 +287,7 @@ export class ProjectionRunner {
       this.listener = new AppendListener(
         url,
         this.options.notifyChannel ?? DEFAULT_NOTIFY_CHANNEL,
-        () => this.ringAll(),
+        (payload) => this.ringFor(payload),
         (err) => logger?.warn({ err }, 'LISTEN connection lost; projectors poll until it is back'),
       );
       this.listener.ensure();
@@ -362,9 +381,23 @@ export class ProjectionRunner {
     }
   }
 
-  /** Rows and checkpoint in one transaction; events at or below the stored checkpoint are skipped. */
+  /**
+   * Rows and checkpoint in one transaction; events at or below the stored checkpoint are skipped.
+   *
+   * A page with no event the projector handles changes no row: the checkpoint then moves in memory
+   * only, and reaches its row with the next page that writes, or after {@link IDLE_PERSIST_MS}.
+   * Without this every append costs one transaction per projector (most of them about other
+   * aggregates). Nothing is lost on a crash: the skipped events are read again, and still ignored.
+   */
   private async commit(worker: Worker, events: RecordedEvent[]): Promise<bigint> {
     const { name } = worker.projector;
+    const relevant = events.some((e) => worker.types.has(e.type));
+    if (!relevant && performance.now() - worker.persistedAt < IDLE_PERSIST_MS) {
+      const last = events[events.length - 1].globalPosition;
+      this.advance(worker, last);
+      return last;
+    }
+    worker.persistedAt = performance.now();
     const position = await this.options.dataSource.transaction(async (tx) => {
       // Another process running the same projector, or a rebuild, may have moved it: trust the row.
       const stored = await lockCheckpoint(tx, name);

@@ -219,6 +219,8 @@ export class PostgresEventStore extends EventStore {
   private listening: Promise<void> | null = null;
   private announcing: Promise<void> | null = null;
   private announceWanted = false;
+  /** Event types appended since the last NOTIFY; null: too many to list (everyone wakes). */
+  private announceTypes: Set<string> | null = new Set();
   private closed = false;
 
   constructor(
@@ -269,7 +271,7 @@ export class PostgresEventStore extends EventStore {
     for (;;) {
       try {
         const result = await this.tryAppend(stream, payload, metadata, options.expectedRevision);
-        this.announce();
+        this.announce(events.map((e) => e.type));
         return result;
       } catch (error) {
         const { code, constraint } = pgError(error);
@@ -322,18 +324,35 @@ export class PostgresEventStore extends EventStore {
    * notifying. A lost notification only costs subscribers a poll interval, which is also why the
    * NOTIFY skips the WAL flush.
    */
-  private announce(): void {
+  private announce(types: readonly string[]): void {
     this.announceWanted = true;
+    if (this.announceTypes) for (const type of types) this.announceTypes.add(type);
     this.announcing ??= this.announceLoop();
+  }
+
+  /**
+   * The NOTIFY payload: the event types appended since the last one, comma-separated, so a
+   * subscriber that handles none of them can stay asleep. Empty (wake everyone) when the list
+   * would not fit PostgreSQL's 8000-byte payload or a type is not a plain name (the payload is
+   * written into the statement as a literal, so only letters, digits and `_.:-` get through).
+   */
+  private takeAnnouncedTypes(): string {
+    const types = this.announceTypes;
+    this.announceTypes = new Set();
+    if (!types) return '';
+    const list = [...types];
+    const payload = list.join(',');
+    return payload.length > 7000 || list.some((t) => !/^[A-Za-z0-9_.:-]+$/.test(t)) ? '' : payload;
   }
 
   private async announceLoop(): Promise<void> {
     try {
       while (this.announceWanted) {
         this.announceWanted = false;
+        const payload = this.takeAnnouncedTypes();
         await this.pool
           .query(
-            `begin; set local synchronous_commit to off; select pg_notify('${this.channel}', ''); commit`,
+            `begin; set local synchronous_commit to off; select pg_notify('${this.channel}', '${payload}'); commit`,
           )
           .catch(() => undefined);
         if (this.announceWanted) await new Promise((resolve) => setTimeout(resolve, ANNOUNCE_GAP_MS));

@@ -276,11 +276,16 @@ export class Payments {
       surchargeDisclosure: disclosure(price?.surchargeMinor),
       source: context.source,
     };
-    const initiated = await this.step(context, 'initiate', {
-      type: 'InitiateTransaction',
-      transactionId,
-      data,
-    });
+    const initiated = await this.step(
+      context,
+      'initiate',
+      {
+        type: 'InitiateTransaction',
+        transactionId,
+        data,
+      },
+      { wait: false },
+    );
     return this.finish(context, initiated, cvc);
   }
 
@@ -391,10 +396,18 @@ export class Payments {
     context: Pick<PaymentContext, 'commandId' | 'metadata'>,
     step: string,
     command: TransactionCommandInput,
+    /**
+     * Wait until `transaction-list` has this write (read-your-writes for the answer). Steps that
+     * are followed by another write of the same request skip it: waiting for the last one covers
+     * them all, since the read model's checkpoint is one global position.
+     */
+    options: { wait: boolean } = { wait: true },
   ): Promise<Transaction> {
     const causation = idFor(context.commandId, `${command.transactionId}:${step}`, () => context.commandId);
     const result = await this.transactions.execute(command, { ...context.metadata, causation_id: causation });
-    if (result.position !== null) await this.projections.waitFor(result.position, ['transaction-list']);
+    if (options.wait && result.position !== null) {
+      await this.projections.waitFor(result.position, ['transaction-list']);
+    }
     return result.transaction;
   }
 
@@ -456,55 +469,65 @@ export class Payments {
         : null;
 
     const before = parent;
-    const after = await this.step(context, 'parent', {
-      type: 'ApplyFollowUp',
-      transactionId: parent.id,
-      followUp: request.type,
-      childId,
-      amountMinor: request.amountMinor ?? undefined,
-      reversalReason: reversalReason && {
-        code: reversalReason.code,
-        description: reversalReason.description?.trim() || null,
-      },
-    });
-    const granted = after.refunds[childId];
-    const amountMinor = granted ? granted.amountMinor : before.amountMinor;
-    const child = await this.step(context, 'initiate', {
-      type: 'InitiateTransaction',
-      transactionId: childId,
-      data: {
-        partnerId: parent.partnerId,
-        merchantId: parent.merchantId,
-        type: request.type,
-        rail: parent.rail,
-        amountMinor,
-        currency: parent.currency,
-        surchargeMinor: granted ? granted.surchargeReversedMinor : '0',
-        convenienceFeeMinor: '0',
-        taxMinor: null,
-        entryMode: parent.entryMode,
-        useType: null,
-        storedCredentialId: parent.storedCredentialId,
-        vaultToken: parent.vaultToken,
-        customerId: parent.customerId,
-        parentTransactionId: parent.id,
-        card: parent.card,
-        bank: parent.bank,
-        secCode: parent.secCode,
-        customFields: [],
-        level2Data: null,
-        level3Data: null,
-        refundReason:
-          request.type === 'PARTIAL_REFUND' ? ((request.refundReason as string | null) ?? null) : null,
+    const after = await this.step(
+      context,
+      'parent',
+      {
+        type: 'ApplyFollowUp',
+        transactionId: parent.id,
+        followUp: request.type,
+        childId,
+        amountMinor: request.amountMinor ?? undefined,
         reversalReason: reversalReason && {
           code: reversalReason.code,
           description: reversalReason.description?.trim() || null,
         },
-        convenienceFeeDisclosure: null,
-        surchargeDisclosure: null,
-        source: context.source,
       },
-    });
+      { wait: false },
+    );
+    const granted = after.refunds[childId];
+    const amountMinor = granted ? granted.amountMinor : before.amountMinor;
+    const child = await this.step(
+      context,
+      'initiate',
+      {
+        type: 'InitiateTransaction',
+        transactionId: childId,
+        data: {
+          partnerId: parent.partnerId,
+          merchantId: parent.merchantId,
+          type: request.type,
+          rail: parent.rail,
+          amountMinor,
+          currency: parent.currency,
+          surchargeMinor: granted ? granted.surchargeReversedMinor : '0',
+          convenienceFeeMinor: '0',
+          taxMinor: null,
+          entryMode: parent.entryMode,
+          useType: null,
+          storedCredentialId: parent.storedCredentialId,
+          vaultToken: parent.vaultToken,
+          customerId: parent.customerId,
+          parentTransactionId: parent.id,
+          card: parent.card,
+          bank: parent.bank,
+          secCode: parent.secCode,
+          customFields: [],
+          level2Data: null,
+          level3Data: null,
+          refundReason:
+            request.type === 'PARTIAL_REFUND' ? ((request.refundReason as string | null) ?? null) : null,
+          reversalReason: reversalReason && {
+            code: reversalReason.code,
+            description: reversalReason.description?.trim() || null,
+          },
+          convenienceFeeDisclosure: null,
+          surchargeDisclosure: null,
+          source: context.source,
+        },
+      },
+      { wait: false },
+    );
     return this.finishFollowUp(context, child);
   }
 
