@@ -19,6 +19,7 @@ import type { EventMetadata } from '../libs/event-store/src';
 import { generateKey } from '../libs/platform/src/auth/secret-key';
 import { loadConfig } from '../libs/platform/src/config/config';
 import {
+  ALL_MERCHANTS,
   filterConditions,
   parseTransactionFilters,
 } from '../libs/transactions/src/application/transaction-queries';
@@ -584,6 +585,15 @@ async function listBench(
   );
   for (const index of indexes) await pool.query(`drop index ${index.name}`);
   await seedTransactionList(pool, partner.id, merchants, options.listRows, real[0].snapshot);
+  // The projector counts each row it inserts, per partner and per merchant; the seeded rows
+  // bypass it, so their counts are taken from the rows themselves (the partner had none before).
+  await pool.query(
+    `insert into transaction_list_counts (partner_id, merchant_id, count)
+     select partner_id, merchant_id, count(*) from transaction_list where partner_id = $1 group by 1, 2
+     union all
+     select partner_id, $2::uuid, count(*) from transaction_list where partner_id = $1 group by 1`,
+    [partner.id, ALL_MERCHANTS],
+  );
   const loaded = process.hrtime.bigint();
   console.log(
     `rows in after ${(Number(loaded - started) / 1e9).toFixed(1)} s; building ${indexes.length} indexes...`,
@@ -753,7 +763,7 @@ ${listTable}
 five merchants (45/30/15/7/3%), one customer in ten, created ${SEED_STEP_MS / 1000} s apart over ${span}, each with
 a real SALE's snapshot (its own values written over it), ${list.tableSize} with indexes. Seeding took
 ${list.seedSeconds.toFixed(1)} s: the secondary indexes dropped, ${SEED_PARTS} concurrent \`INSERT … SELECT generate_series\` statements,
-the indexes built again from their own definitions (${list.indexSeconds.toFixed(1)} s of it); then \`VACUUM (ANALYZE)\`
+the partner's \`transaction_list_counts\` counted from the rows, the indexes built again from their own definitions (${list.indexSeconds.toFixed(1)} s of it); then \`VACUUM (ANALYZE)\`
 (${list.vacuumSeconds.toFixed(1)} s), as autovacuum would do after a load this size. Each query is up to ${options.listRequests} sequential requests
 (at least ${LIST_MIN_REQUESTS}, within ${LIST_QUERY_BUDGET_MS / 1000} s) after 20 of warm-up, timed at the client over the whole HTTP round trip.
 

@@ -20,6 +20,7 @@ import { CustomerListProjector } from './customer-list/customer-list.projector';
 import { StoredCredentialList1764310000000 } from './stored-credential-list/1764310000000-stored-credential-list.migration';
 import { StoredCredentialListProjector } from './stored-credential-list/stored-credential-list.projector';
 import { TransactionList1764420000000 } from './transaction-list/1764420000000-transaction-list.migration';
+import { TransactionListCounts1764420000001 } from './transaction-list/1764420000001-transaction-list-counts.migration';
 import { TransactionListProjector } from './transaction-list/transaction-list.projector';
 import { HppSessionList1764530000000 } from './hpp-session-list/1764530000000-hpp-session-list.migration';
 import { HppSessionListProjector } from './hpp-session-list/hpp-session-list.projector';
@@ -47,5 +48,6 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   CustomerList1764200000000,
   StoredCredentialList1764310000000,
   TransactionList1764420000000,
+  TransactionListCounts1764420000001,
   HppSessionList1764530000000,
 ];

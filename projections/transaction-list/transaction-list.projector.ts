@@ -8,6 +8,9 @@ import {
 } from '../../libs/transactions/src/domain/transaction-events';
 import { toTransactionListItem } from '../../libs/transactions/src/domain/transaction-resource';
 
+/** `transaction_list_counts.merchant_id` of a partner's count over all its merchants (no merchant has it). */
+export const ALL_MERCHANTS = '00000000-0000-0000-0000-000000000000';
+
 /**
  * `transaction_list`: one row per transaction (for `GET /transactions`, its summary and its CSV
  * export), rebuilt by folding the aggregate's own `evolve` over a JSON snapshot, so the list can
@@ -17,12 +20,17 @@ import { toTransactionListItem } from '../../libs/transactions/src/domain/transa
  * The merchant's name is not copied here: readers join `merchant_list`, so a renamed merchant
  * shows its current name everywhere without rewriting its transactions.
  *
+ * `transaction_list_counts` keeps the `total_count` of the unfiltered and merchant-only lists: one
+ * more for the partner and one more for the merchant when a transaction's row is inserted, in the
+ * same transaction as the row and the checkpoint. Later events update the row and count nothing;
+ * rows are never deleted. Both tables are rebuilt from the events and swapped in together.
+ *
  * The command side waits on this projector by its name (read-your-writes after a create).
  */
 export class TransactionListProjector {
   readonly name = 'transaction-list';
   readonly eventTypes = TRANSACTION_EVENT_TYPES;
-  readonly tables = ['transaction_list'];
+  readonly tables = ['transaction_list', 'transaction_list_counts'];
 
   async handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
     const id = recorded.stream.slice(TRANSACTION_STREAM_PREFIX.length);
@@ -76,5 +84,14 @@ export class TransactionListProjector {
         JSON.stringify(transaction),
       ],
     );
+    // No row was read above, in this transaction: this event inserted it. Only this projector
+    // writes these tables, one batch at a time (under its checkpoint's lock, or a rebuild's own).
+    if (!rows[0]) {
+      await tx.query(
+        `insert into transaction_list_counts (partner_id, merchant_id, count) values ($1, $2, 1), ($1, $3, 1)
+         on conflict (partner_id, merchant_id) do update set count = transaction_list_counts.count + 1`,
+        [transaction.partnerId, item.merchant_id, ALL_MERCHANTS],
+      );
+    }
   }
 }

@@ -10,8 +10,10 @@ import {
 } from '../../libs/transactions/src/domain/transaction-events';
 import { createTestDatabase, dropTestDatabase } from '../../test/support/database';
 import { testMetadata } from '../../test/support/metadata';
+import { ALL_MERCHANTS as LIST_ALL_MERCHANTS } from '../../libs/transactions/src/application/transaction-queries';
 import { TransactionList1764420000000 } from './1764420000000-transaction-list.migration';
-import { TransactionListProjector } from './transaction-list.projector';
+import { TransactionListCounts1764420000001 } from './1764420000001-transaction-list-counts.migration';
+import { ALL_MERCHANTS, TransactionListProjector } from './transaction-list.projector';
 
 const PARTNER = '11111111-1111-4111-8111-111111111111';
 const MERCHANT = '22222222-2222-4222-8222-222222222222';
@@ -93,7 +95,11 @@ describe('transaction-list projector', () => {
     url = await createTestDatabase('transaction_list');
     db = createDataSource(url, {
       entities: PROJECTION_ENGINE_ENTITIES,
-      migrations: [...PROJECTION_ENGINE_MIGRATIONS, TransactionList1764420000000],
+      migrations: [
+        ...PROJECTION_ENGINE_MIGRATIONS,
+        TransactionList1764420000000,
+        TransactionListCounts1764420000001,
+      ],
     });
     await db.initialize();
     await runMigrations(db);
@@ -104,10 +110,12 @@ describe('transaction-list projector', () => {
     await dropTestDatabase(url);
   });
 
-  it('is named transaction-list, handles every transaction event and owns transaction_list', () => {
+  it('is named transaction-list, handles every transaction event and owns transaction_list and its counts', () => {
     expect(projector.name).toBe('transaction-list');
     expect([...projector.eventTypes].sort()).toEqual([...TRANSACTION_EVENT_TYPES].sort());
-    expect(projector.tables).toEqual(['transaction_list']);
+    expect(projector.tables).toEqual(['transaction_list', 'transaction_list_counts']);
+    // The list reads the partner's count under the same merchant id.
+    expect(ALL_MERCHANTS).toBe(LIST_ALL_MERCHANTS);
   });
 
   it('an initiated card sale becomes an INITIATED row with every list column', async () => {
@@ -257,7 +265,7 @@ describe('transaction-list projector', () => {
       'transaction_list_gateway_id_trgm',
       'transaction_list_partner_account_last4',
       'transaction_list_partner_amount',
-      'transaction_list_partner_created_at',
+      'transaction_list_partner_created_at_position',
       'transaction_list_partner_merchant_position',
       'transaction_list_partner_position',
       'transaction_list_partner_rail_position',
@@ -267,5 +275,78 @@ describe('transaction-list projector', () => {
       'transaction_list_pkey',
     ]);
     expect(indexes[0].indexdef).toMatch(/USING gin \(gateway_transaction_id gin_trgm_ops\)/);
+    expect(
+      indexes.find((i) => i.indexname === 'transaction_list_partner_created_at_position')?.indexdef,
+    ).toMatch(/\(partner_id, created_at\) INCLUDE \(created_position\)$/);
+  });
+
+  const counts = async (query: (sql: string) => Promise<unknown> = (sql) => db.query(sql)) =>
+    Object.fromEntries(
+      (
+        (await query(
+          'select partner_id, merchant_id, count::int as count from transaction_list_counts order by 1, 2',
+        )) as { partner_id: string; merchant_id: string; count: number }[]
+      ).map((c) => [`${c.partner_id}/${c.merchant_id}`, c.count]),
+    );
+  /** What the counts must be: the rows, per partner and merchant and per partner. */
+  const countedRows = async () =>
+    Object.fromEntries(
+      (
+        (await db.query(
+          `select partner_id, merchant_id, count(*)::int as count from transaction_list group by 1, 2
+           union all
+           select partner_id, $1::uuid, count(*)::int from transaction_list group by 1
+           order by 1, 2`,
+          [ALL_MERCHANTS],
+        )) as { partner_id: string; merchant_id: string; count: number }[]
+      ).map((c) => [`${c.partner_id}/${c.merchant_id}`, c.count]),
+    );
+
+  it('counts a transaction once per partner and merchant, when its row is inserted, not on its later events', async () => {
+    expect(await counts()).toEqual(await countedRows());
+    expect((await counts())[`${PARTNER}/${ALL_MERCHANTS}`]).toBe(4);
+    const before = await counts();
+    const other = '44444444-4444-4444-8444-444444444444';
+    const id = 'aaaaaaaa-0000-4000-8000-000000000006';
+    await apply(id, initiated(id, { merchantId: other }), 0n);
+    await apply(
+      id,
+      {
+        type: 'TransactionDeclined',
+        data: {
+          transactionId: id,
+          declineCode: 'insufficient_funds',
+          declineReason: 'Insufficient funds',
+          avsResponseCode: null,
+          cvResponseCode: null,
+          at: T1,
+        },
+      },
+      1n,
+    );
+    await apply(id, { type: 'TransactionOutcomeUnknown', data: { transactionId: id, at: T1 } }, 2n);
+    expect(await counts()).toEqual({
+      ...before,
+      [`${PARTNER}/${ALL_MERCHANTS}`]: before[`${PARTNER}/${ALL_MERCHANTS}`] + 1,
+      [`${PARTNER}/${other}`]: 1,
+    });
+    expect(await counts()).toEqual(await countedRows());
+  });
+
+  it('the migration counts the rows already there', async () => {
+    const before = await counts();
+    const migration = new TransactionListCounts1764420000001();
+    const runner = db.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      await migration.down(runner);
+      await migration.up(runner);
+      expect(await counts((sql) => runner.query(sql))).toEqual(before);
+      await runner.rollbackTransaction();
+    } finally {
+      await runner.release();
+    }
+    expect(await counts()).toEqual(before);
   });
 });

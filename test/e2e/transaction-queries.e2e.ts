@@ -545,6 +545,156 @@ describe('transactions: list, search, summary and export', () => {
       expect(res.body.data[0].merchant_name).toBe('Blue Bottle Coffee');
       await partner.client.patch(`/merchants/${m1}`, { business_name: 'Blue Bottle Cafe' });
     });
+
+    it('total_count stays the true count as transactions come in, for the list and for each merchant', async () => {
+      const counted = await platform().newPartner({ name: 'Counted Co' });
+      const [ma, mb, mc] = [
+        await newMerchant(counted, 'Counted A'),
+        await newMerchant(counted, 'Counted B'),
+        await newMerchant(counted, 'Counted C'),
+      ];
+      const totals = async () => {
+        const totalOf = async (query: string) => {
+          const res = await list(`page_size=100${query}`, counted);
+          expect(res.status).toBe(200);
+          expect(res.body.data).toHaveLength(res.body.pagination.total_count);
+          return res.body.pagination.total_count;
+        };
+        return {
+          all: await totalOf(''),
+          a: await totalOf(`&merchant_id=${ma}`),
+          b: await totalOf(`&merchant_id=${mb}`),
+          c: await totalOf(`&merchant_id=${mc}`),
+        };
+      };
+      const sale = (key: string, merchant: string, hours: number, outcome: Seed['outcome']) =>
+        seed(counted, {
+          key,
+          merchant,
+          type: 'SALE',
+          rail: 'CARD',
+          amountMinor: '500',
+          hours,
+          outcome,
+          gatewayId: outcome === 'approved' ? `sbx_${key}` : null,
+          card: visa('4242'),
+        });
+      expect(await totals()).toEqual({ all: 0, a: 0, b: 0, c: 0 });
+      await sale('c1', ma, 10, 'approved');
+      await sale('c2', mb, 11, 'declined');
+      await sale('c3', ma, 12, 'pending');
+      expect(await totals()).toEqual({ all: 3, a: 2, b: 1, c: 0 });
+      // Later events of a listed transaction update its row and count nothing.
+      await append(
+        counted.id,
+        tx.c3,
+        [
+          {
+            type: 'TransactionApproved',
+            data: {
+              transactionId: tx.c3,
+              approvalCode: 'AP0C3',
+              gatewayTransactionId: 'sbx_c3',
+              avsResponseCode: 'Y',
+              cvResponseCode: 'M',
+              effectiveDate: null,
+              at: at(12.1),
+            },
+          },
+        ],
+        false,
+      );
+      await append(
+        counted.id,
+        tx.c1,
+        [
+          {
+            type: 'TransactionSettled',
+            data: { transactionId: tx.c1, batchId: randomUUID(), settledAt: at(13) },
+          },
+        ],
+        false,
+      );
+      expect(await totals()).toEqual({ all: 3, a: 2, b: 1, c: 0 });
+      await sale('c4', mb, 14, 'approved');
+      await sale('c5', mc, 15, 'approved');
+      expect(await totals()).toEqual({ all: 5, a: 2, b: 2, c: 1 });
+      expect(await listed(`merchant_id=${ma}`, counted)).toEqual(['c3', 'c1']);
+      // Other filters still count the rows.
+      expect((await list('state=CAPTURED', counted)).body.pagination.total_count).toBe(3);
+      expect((await list(`merchant_id=${mb}&state=FAILED`, counted)).body.pagination.total_count).toBe(1);
+      // Nobody else's totals moved.
+      expect((await list()).body.pagination.total_count).toBe(7);
+      expect((await list(`merchant_id=${m1}`)).body.pagination.total_count).toBe(5);
+      expect((await list('', other)).body.pagination.total_count).toBe(1);
+    });
+
+    it('a created range lists exactly the transactions in it, bounds included, in any created order', async () => {
+      const ranged = await platform().newPartner({ name: 'Ranged Co' });
+      const [ma, mb] = [await newMerchant(ranged, 'Ranged A'), await newMerchant(ranged, 'Ranged B')];
+      // Created (hours) out of the order they were recorded in, which is the list's order.
+      const plan: [string, string, number, Seed['outcome']][] = [
+        ['d1', ma, 30, 'approved'],
+        ['d2', mb, 20, 'declined'],
+        ['d3', ma, 40, 'approved'],
+        ['d4', ma, 20, 'approved'],
+        ['d5', mb, 25, 'approved'],
+        ['d6', ma, 19.999, 'approved'],
+        ['d7', mb, 40.001, 'declined'],
+      ];
+      for (const [key, merchant, hours, outcome] of plan) {
+        await seed(ranged, {
+          key,
+          merchant,
+          type: 'SALE',
+          rail: 'CARD',
+          amountMinor: String(1000 + Math.round(hours * 10)),
+          hours,
+          outcome,
+          gatewayId: outcome === 'approved' ? `sbx_range_${key}` : null,
+          card: visa('4242'),
+        });
+      }
+      const range = (from: number | null, to: number | null, more = '') =>
+        [from === null ? '' : `created_from=${at(from)}`, to === null ? '' : `created_to=${at(to)}`, more]
+          .filter(Boolean)
+          .join('&');
+      const inRange = async (query: string) => {
+        const res = await list(query, ranged);
+        expect(res.status).toBe(200);
+        return { keys: keysOf(res), total: res.body.pagination.total_count };
+      };
+      expect(await inRange(range(20, 40))).toEqual({ keys: ['d5', 'd4', 'd3', 'd2', 'd1'], total: 5 });
+      expect(await inRange(range(20, 20))).toEqual({ keys: ['d4', 'd2'], total: 2 });
+      expect(await inRange(range(19.999, 40.001))).toEqual({
+        keys: ['d7', 'd6', 'd5', 'd4', 'd3', 'd2', 'd1'],
+        total: 7,
+      });
+      expect(await inRange(range(25, 30))).toEqual({ keys: ['d5', 'd1'], total: 2 });
+      expect(await inRange(range(40, null))).toEqual({ keys: ['d7', 'd3'], total: 2 });
+      expect(await inRange(range(null, 20))).toEqual({ keys: ['d6', 'd4', 'd2'], total: 3 });
+      expect(await inRange(range(41, null))).toEqual({ keys: [], total: 0 });
+      expect(await inRange(range(26, 29))).toEqual({ keys: [], total: 0 });
+      // With other filters.
+      expect(await inRange(range(20, 40, `merchant_id=${mb}`))).toEqual({ keys: ['d5', 'd2'], total: 2 });
+      expect(await inRange(range(20, 40, 'state=FAILED'))).toEqual({ keys: ['d2'], total: 1 });
+      expect(await inRange(range(20, 30, 'amount_min=12.01'))).toEqual({ keys: ['d5', 'd1'], total: 2 });
+      expect(await inRange(range(20, 40, 'q=sbx_range'))).toEqual({
+        keys: ['d5', 'd4', 'd3', 'd1'],
+        total: 4,
+      });
+      // Paged with a cursor, newest first.
+      const seen: string[] = [];
+      let query = range(20, 40, 'page_size=2');
+      for (;;) {
+        const res = await list(query, ranged);
+        expect(res.body.pagination.total_count).toBe(5);
+        seen.push(...keysOf(res));
+        if (!res.body.pagination.has_more) break;
+        query = range(20, 40, `page_size=2&cursor=${res.body.pagination.next_cursor}`);
+      }
+      expect(seen).toEqual(['d5', 'd4', 'd3', 'd2', 'd1']);
+    });
   });
 
   describe('validation: every malformed filter is 400 naming the parameter', () => {
@@ -832,6 +982,32 @@ describe('transactions: list, search, summary and export', () => {
 
   it('the transaction-list read model rebuilds from the events and agrees with the list before', async () => {
     const before = await list();
+    const merchantTotals = async () => ({
+      m1: (await list(`merchant_id=${m1}&page_size=1`)).body.pagination.total_count,
+      m2: (await list(`merchant_id=${m2}&page_size=1`)).body.pagination.total_count,
+      other: (await list('', other)).body.pagination.total_count,
+    });
+    expect(await merchantTotals()).toEqual({ m1: 5, m2: 2, other: 1 });
+    const { pool } = platform().service.infra;
+    /** The stored counts next to the rows' own, per partner and merchant and per partner. */
+    const counts = async () => {
+      const { rows } = await pool.query(
+        `select c.partner_id, c.merchant_id, c.count::int as stored, coalesce(r.count, 0)::int as rows
+           from transaction_list_counts c
+           full join (select partner_id, merchant_id, count(*) from transaction_list group by 1, 2
+                      union all
+                      select partner_id, '00000000-0000-0000-0000-000000000000', count(*)
+                        from transaction_list group by 1) r
+             on r.partner_id = c.partner_id and r.merchant_id = c.merchant_id
+          order by 1, 2`,
+      );
+      return rows;
+    };
+    const countsBefore = await counts();
+    for (const c of countsBefore) expect(c.stored).toBe(c.rows);
+    // Counts lost (deleted by hand here): the totals are wrong until the rebuild counts the rows again.
+    await pool.query('delete from transaction_list_counts where partner_id = $1', [partner.id]);
+    expect((await list()).body.pagination.total_count).toBe(0);
     const rebuild = await platform().operator.post('/platform/projections/transaction-list/rebuild');
     expect(rebuild.status).toBe(202);
     const deadline = Date.now() + 15_000;
@@ -844,6 +1020,8 @@ describe('transactions: list, search, summary and export', () => {
     }
     expect(state).toBe('running');
     expect((await list()).body).toEqual(before.body);
+    expect(await merchantTotals()).toEqual({ m1: 5, m2: 2, other: 1 });
+    expect(await counts()).toEqual(countsBefore);
     expect(await listed('q=alpha')).toEqual(['s1']);
   });
 

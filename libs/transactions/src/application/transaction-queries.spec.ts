@@ -3,11 +3,15 @@ import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { MerchantList1764100000000 } from '../../../../projections/merchant-list/1764100000000-merchant-list.migration';
 import { TransactionList1764420000000 } from '../../../../projections/transaction-list/1764420000000-transaction-list.migration';
+import { TransactionListCounts1764420000001 } from '../../../../projections/transaction-list/1764420000001-transaction-list-counts.migration';
 import { createTestDatabase, dropTestDatabase } from '../../../../test/support/database';
 import { createDataSource, runMigrations } from '../../../platform/src/database/data-source';
 import { ProblemException } from '../../../platform/src/problem/problem.filter';
 import { PROJECTION_ENGINE_ENTITIES, PROJECTION_ENGINE_MIGRATIONS } from '../../../projections/src';
 import {
+  ALL_MERCHANTS,
+  countedByProjector,
+  createdSpan,
   CSV_HEADER,
   csvCell,
   filterScope,
@@ -288,6 +292,43 @@ describe('summary definitions', () => {
   });
 });
 
+describe('list totals and created ranges', () => {
+  const parse = (query: Record<string, unknown>) => parseTransactionFilters(query, 'list');
+
+  it('the projector’s counter gives the total of the unfiltered and merchant-only lists only', () => {
+    expect(countedByProjector(parse({}))).toBe(true);
+    expect(countedByProjector(parse({ merchant_id: MERCHANT }))).toBe(true);
+    for (const other of [
+      { q: 'sbx' },
+      { state: 'FAILED' },
+      { type: 'SALE' },
+      { rail: 'ACH' },
+      { created_from: '2026-11-01T00:00:00Z' },
+      { created_to: '2026-11-01T00:00:00Z' },
+      { amount_min: '1' },
+      { amount_max: '1' },
+    ]) {
+      expect(countedByProjector(parse(other))).toBe(false);
+      expect(countedByProjector(parse({ merchant_id: MERCHANT, ...other }))).toBe(false);
+    }
+  });
+
+  it('a created range bounds the page by the positions of the range, a search does not', () => {
+    expect(createdSpan(parse({}), [PARTNER])).toBeNull();
+    expect(createdSpan(parse({ merchant_id: MERCHANT, state: 'FAILED' }), [PARTNER])).toBeNull();
+    expect(createdSpan(parse({ q: 'sbx', created_from: '2026-11-01T00:00:00Z' }), [PARTNER])).toBeNull();
+    const params: unknown[] = [PARTNER, MERCHANT];
+    const span = createdSpan(parse({ created_to: '2026-11-01T00:00:00.5+01:00' }), params)!;
+    expect(params).toEqual([PARTNER, MERCHANT, '2026-10-31T23:00:00.500000Z']);
+    expect(span.with).toContain('s.partner_id = $1 and s.created_at <= $3::timestamptz');
+    expect(span.with).not.toContain('s.created_at >=');
+    expect(span.where).toEqual([
+      't.created_position >= (select low from created_span)',
+      't.created_position <= (select high from created_span)',
+    ]);
+  });
+});
+
 describe('TransactionQueries on PostgreSQL', () => {
   let url: string;
   let db: DataSource;
@@ -339,6 +380,12 @@ describe('TransactionQueries on PostgreSQL', () => {
         position,
       ],
     );
+    // As the projector counts a row it inserts.
+    await pool.query(
+      `insert into transaction_list_counts (partner_id, merchant_id, count) values ($1, $2, 1), ($1, $3, 1)
+       on conflict (partner_id, merchant_id) do update set count = transaction_list_counts.count + 1`,
+      [row.partner ?? PARTNER, row.merchant ?? MERCHANT, ALL_MERCHANTS],
+    );
   };
   const id = (n: number) => `aaaaaaaa-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -346,7 +393,12 @@ describe('TransactionQueries on PostgreSQL', () => {
     url = await createTestDatabase('transaction_queries');
     db = createDataSource(url, {
       entities: PROJECTION_ENGINE_ENTITIES,
-      migrations: [...PROJECTION_ENGINE_MIGRATIONS, MerchantList1764100000000, TransactionList1764420000000],
+      migrations: [
+        ...PROJECTION_ENGINE_MIGRATIONS,
+        MerchantList1764100000000,
+        TransactionList1764420000000,
+        TransactionListCounts1764420000001,
+      ],
     });
     await db.initialize();
     await runMigrations(db);
@@ -451,6 +503,82 @@ describe('TransactionQueries on PostgreSQL', () => {
     expect(await ids({ state: 'FAILED', rail: 'CARD', type: 'SALE', merchant_id: MERCHANT })).toEqual([
       id(2),
     ]);
+  });
+
+  it('total_count: the projector’s counter for the unfiltered and merchant-only lists, count(*) otherwise', async () => {
+    const total = async (query: Record<string, unknown>, partner = PARTNER) =>
+      (await queries.list(partner, filters(query), { pageSize: 1, after: null })).total;
+    expect(await total({})).toBe(5);
+    expect(await total({ merchant_id: MERCHANT })).toBe(4);
+    expect(await total({ merchant_id: MERCHANT_2 })).toBe(1);
+    expect(await total({ merchant_id: '55555555-5555-4555-8555-555555555555' })).toBe(0);
+    expect(await total({}, OTHER_PARTNER)).toBe(1);
+    expect(await total({ state: 'FAILED' })).toBe(1);
+    expect(await total({ merchant_id: MERCHANT, state: 'CAPTURED' })).toBe(2);
+    // The counter is what the first two read (and only they): changed, it shows.
+    await pool.query(
+      'update transaction_list_counts set count = count + 100 where partner_id = $1 and merchant_id in ($2, $3)',
+      [PARTNER, ALL_MERCHANTS, MERCHANT],
+    );
+    try {
+      expect(await total({})).toBe(105);
+      expect(await total({ merchant_id: MERCHANT })).toBe(104);
+      expect(await total({ merchant_id: MERCHANT, state: 'CAPTURED' })).toBe(2);
+      expect(await total({ created_from: '2026-01-01T00:00:00Z' })).toBe(5);
+    } finally {
+      await pool.query(
+        'update transaction_list_counts set count = count - 100 where partner_id = $1 and merchant_id in ($2, $3)',
+        [PARTNER, ALL_MERCHANTS, MERCHANT],
+      );
+    }
+  });
+
+  it('a created range lists exactly its rows, bounds included, however created_at and positions interleave', async () => {
+    const THIRD = '66666666-6666-4666-8666-666666666666';
+    // Positions ascending in this order; created_at out of order.
+    const at = { 11: '10:00', 12: '08:00', 13: '12:00', 14: '09:00', 15: '08:00', 16: '11:00' };
+    for (const [n, time] of Object.entries(at)) {
+      await insert({
+        n: Number(n),
+        partner: THIRD,
+        merchant: n === '14' ? MERCHANT_2 : MERCHANT,
+        amount: '100',
+        at: `2026-11-05T${time}:00Z`,
+      });
+    }
+    const range = (from: string | null, to: string | null, more: Record<string, unknown> = {}) =>
+      filters({
+        ...(from ? { created_from: `2026-11-05T${from}Z` } : {}),
+        ...(to ? { created_to: `2026-11-05T${to}Z` } : {}),
+        ...more,
+      });
+    const listed = async (f: TransactionFilters, size = 100) => {
+      const { rows, total } = await queries.list(THIRD, f, { pageSize: size, after: null });
+      return { ids: rows.map((r) => r.id), total };
+    };
+    expect(await listed(range('08:00:00', '09:00:00'))).toEqual({ ids: [id(15), id(14), id(12)], total: 3 });
+    expect(await listed(range('09:00:00', '11:00:00'))).toEqual({ ids: [id(16), id(14), id(11)], total: 3 });
+    expect(await listed(range('08:00:00.000001', '09:59:59.999999'))).toEqual({ ids: [id(14)], total: 1 });
+    expect(await listed(range('11:00:00', null))).toEqual({ ids: [id(16), id(13)], total: 2 });
+    expect(await listed(range(null, '08:00:00'))).toEqual({ ids: [id(15), id(12)], total: 2 });
+    expect(await listed(range('12:00:00.000001', '13:00:00'))).toEqual({ ids: [], total: 0 });
+    expect(await listed(range('08:00:00', '09:00:00', { merchant_id: MERCHANT_2 }))).toEqual({
+      ids: [id(14)],
+      total: 1,
+    });
+    expect(await listed(range('08:00:00', '12:00:00', { amount_max: '1' }))).toEqual({
+      ids: [id(16), id(15), id(14), id(13), id(12), id(11)],
+      total: 6,
+    });
+    // Pages within the range, by position.
+    const first = await queries.list(THIRD, range('08:00:00', '11:00:00'), { pageSize: 2, after: null });
+    expect(first.rows.map((r) => r.id)).toEqual([id(16), id(15), id(14)]);
+    const next = await queries.list(THIRD, range('08:00:00', '11:00:00'), {
+      pageSize: 2,
+      after: first.rows[1].position_key,
+    });
+    expect(next.rows.map((r) => r.id)).toEqual([id(14), id(12), id(11)]);
+    expect(next.total).toBe(5);
   });
 
   it('summarises with SQL sums in minor units', async () => {

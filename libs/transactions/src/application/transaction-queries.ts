@@ -315,6 +315,66 @@ export function filterConditions(
   return { where, params };
 }
 
+/**
+ * `transaction_list_counts.merchant_id` of a partner's count over all its merchants: the nil UUID,
+ * which no merchant has (the transaction-list projector writes it under the same value).
+ */
+export const ALL_MERCHANTS = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Whether the list's `total_count` is the transaction-list projector's counter: for the
+ * unfiltered list and a merchant alone. The projector adds one to the partner's and to the
+ * merchant's count when it inserts a transaction's row, in the transaction of the row, so the
+ * counter is exactly `count(*)` of those rows. Any other filter is counted on the rows.
+ */
+export function countedByProjector(filters: TransactionFilters): boolean {
+  return (
+    filters.search === null &&
+    filters.state === null &&
+    filters.type === null &&
+    filters.rail === null &&
+    filters.createdFrom === null &&
+    filters.createdTo === null &&
+    filters.amountMinMinor === null &&
+    filters.amountMaxMinor === null
+  );
+}
+
+/**
+ * For a created range: a `with` clause computing the lowest and highest `created_position` of the
+ * partner's rows in the range, and page conditions keeping `t.created_position` between them
+ * (parameters appended to `params`). Every row in the range lies between the two, so the page is
+ * exactly what the range alone gives; but the page can now be read off a newest-first index from
+ * the range's newest position, where the range alone makes the planner walk that index from the
+ * partner's newest row and filter out everything created after the range.
+ *
+ * The two positions come from an index-only scan of `(partner_id, created_at) include
+ * (created_position)` over the range: about what counting the range costs. `count(*)` is in the
+ * same select on purpose: with only `min` and `max`, PostgreSQL would take each from one end of the
+ * position index instead, filtering on `created_at` (that same walk). None without a created
+ * bound, nor with a search (`q`): its own indexes narrow the rows better, where the bound would
+ * cost a scan of the whole range.
+ */
+export function createdSpan(
+  filters: TransactionFilters,
+  params: unknown[],
+): { with: string; where: string[] } | null {
+  if ((!filters.createdFrom && !filters.createdTo) || filters.search) return null;
+  const p = (value: unknown) => `$${params.push(value)}`;
+  const range = ['s.partner_id = $1'];
+  if (filters.createdFrom) range.push(`s.created_at >= ${p(filters.createdFrom.iso)}::timestamptz`);
+  if (filters.createdTo) range.push(`s.created_at <= ${p(filters.createdTo.iso)}::timestamptz`);
+  return {
+    with: `with created_span as materialized (
+      select min(s.created_position) as low, max(s.created_position) as high, count(*) as matching
+        from transaction_list s where ${range.join(' and ')})`,
+    where: [
+      't.created_position >= (select low from created_span)',
+      't.created_position <= (select high from created_span)',
+    ],
+  };
+}
+
 /** The list item's columns (spec "Transaction list item"), the merchant's name joined in. */
 const ITEM_COLUMNS = `t.id, t.merchant_id, m.business_name as merchant_name, t.type, t.rail,
   t.amount_minor::text as amount_minor, t.currency, t.state, t.approval_code, t.decline_code, t.decline_reason,
@@ -503,7 +563,12 @@ class Tally {
 export class TransactionQueries {
   constructor(private readonly pool: Pool) {}
 
-  /** One page, newest first, and the total under the same filters. */
+  /**
+   * One page, newest first, and the total under the same filters, side by side on two
+   * connections. The total is the true count: the projector's counter for the unfiltered and
+   * merchant-only lists ({@link countedByProjector}), `count(*)` of the matching rows otherwise.
+   * A created range also bounds the page by position ({@link createdSpan}).
+   */
   async list(
     partnerId: string,
     filters: TransactionFilters,
@@ -512,20 +577,29 @@ export class TransactionQueries {
     const { where, params } = filterConditions(partnerId, filters);
     const pageParams = [...params];
     const pageWhere = [...where];
+    const span = createdSpan(filters, pageParams);
+    if (span) pageWhere.push(...span.where);
     if (page.after !== null) pageWhere.push(`t.created_position < $${pageParams.push(page.after)}::bigint`);
     const limit = `$${pageParams.push(page.pageSize + 1)}`;
-    const [{ rows }, total] = await Promise.all([
+    const total = countedByProjector(filters)
+      ? this.pool.query<{ count: string }>(
+          `select coalesce((select c.count from transaction_list_counts c
+                             where c.partner_id = $1 and c.merchant_id = $2), 0)::text as count`,
+          [partnerId, filters.merchantId ?? ALL_MERCHANTS],
+        )
+      : this.pool.query<{ count: string }>(
+          `select count(*)::text as count from transaction_list t where ${where.join(' and ')}`,
+          params,
+        );
+    const [{ rows }, counted] = await Promise.all([
       this.pool.query<TransactionPageRow>(
-        `select ${LIST_COLUMNS} from ${FROM} where ${pageWhere.join(' and ')}
+        `${span?.with ?? ''} select ${LIST_COLUMNS} from ${FROM} where ${pageWhere.join(' and ')}
           order by t.created_position desc limit ${limit}`,
         pageParams,
       ),
-      this.pool.query<{ count: string }>(
-        `select count(*)::text as count from transaction_list t where ${where.join(' and ')}`,
-        params,
-      ),
+      total,
     ]);
-    return { rows, total: Number(total.rows[0].count) };
+    return { rows, total: Number(counted.rows[0].count) };
   }
 
   /**
