@@ -25,11 +25,13 @@ import {
 } from '../libs/transactions/src/application/transaction-queries';
 import { createLogger } from '../libs/platform/src/logging/logger';
 import { PROJECTORS } from '../projections';
+import { SANDBOX_TEST_CARDS } from '../libs/gateway/src/sandbox/test-cards';
 import { CardVault, type VaultInstrument } from '../libs/vault/src/application/card-vault';
 import { StoredCredentialCommands } from '../libs/vault/src/application/stored-credential-commands.service';
 import { percentile, runLoad, type LoadResult, type LoadSpec } from './load-worker';
 
-const VISA: VaultInstrument = { kind: 'card', pan: '4111111111111111', expMonth: 12, expYear: 2030 };
+/** The sandbox's Visa test card (CONTRACT §5); no card number is written here. */
+const VISA: VaultInstrument = { kind: 'card', pan: SANDBOX_TEST_CARDS[0].pan, expMonth: 12, expYear: 2030 };
 const TO_ACTIVE = [
   'start_review',
   'approve_precheck',

@@ -4,6 +4,7 @@ import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { EventMetadata } from '../../../event-store/src';
 import { Clock } from '../../../platform/src/clock/clock';
+import { PeriodicTask } from '../../../platform/src/scheduling/periodic-task';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { InvalidStateTransition } from '../../../platform/src/problem';
@@ -51,49 +52,33 @@ export function expiryMetadata(sessionId: string, partnerId: string | null): Eve
  */
 @Injectable()
 export class HppSessionExpiry implements OnApplicationBootstrap, OnModuleDestroy {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-  private stopped = false;
+  private readonly task: PeriodicTask<number>;
 
   constructor(
     private readonly sessions: HppSessionStore,
     private readonly pool: Pool,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.task = new PeriodicTask(
+      () => this.pass(),
+      HPP_EXPIRY_INTERVAL_MS,
+      (err: unknown) => this.logger.warn({ err }, 'hpp session expiry sweep failed'),
+    );
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running || this.stopped) return; // a slow sweep is not piled on
-      this.sweep().catch((err: unknown) => this.logger.warn({ err }, 'hpp session expiry sweep failed'));
-    }, HPP_EXPIRY_INTERVAL_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
-  /** Stops the interval and lets a sweep in progress finish before the pools close. */
+  /** Stops the interval and lets a pass in progress finish before the pools close. */
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+    await this.task.stop();
   }
 
-  /**
-   * One full pass: expires every PENDING session with `expires_at <= now` and answers how many it
-   * expired. A call while another pass runs waits for it, then makes its own (with a later now).
-   */
+  /** One full pass now; a call while another pass runs waits for it, then makes its own. */
   async sweep(): Promise<number> {
-    const previous = this.running;
-    const pass = (async () => {
-      await previous?.catch(() => undefined);
-      return this.pass();
-    })();
-    this.running = pass;
-    try {
-      return await pass;
-    } finally {
-      if (this.running === pass) this.running = null;
-    }
+    return this.task.runNow();
   }
 
   private async pass(): Promise<number> {
@@ -113,7 +98,7 @@ export class HppSessionExpiry implements OnApplicationBootstrap, OnModuleDestroy
       for (const row of rows) {
         if (await this.expire(row.id, row.partner_id)) expired += 1;
       }
-      if (rows.length < BATCH_SIZE || this.stopped) return expired;
+      if (rows.length < BATCH_SIZE || this.task.isStopped) return expired;
       const last: CandidateRow = rows[rows.length - 1];
       after = { expiresAt: last.expires_at, id: last.id };
     }

@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { EventMetadata } from '../../../event-store/src';
 import { Clock } from '../../../platform/src/clock/clock';
+import { PeriodicTask } from '../../../platform/src/scheduling/periodic-task';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { InvalidStateTransition } from '../../../platform/src/problem';
@@ -38,9 +39,7 @@ export interface SweepResult {
  */
 @Injectable()
 export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestroy {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<SweepResult> | null = null;
-  private stopped = false;
+  private readonly task: PeriodicTask<SweepResult>;
 
   constructor(
     private readonly payments: Payments,
@@ -48,36 +47,26 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
     private readonly pool: Pool,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.task = new PeriodicTask(
+      () => this.pass(),
+      TRANSACTION_SWEEP_INTERVAL_MS,
+      (err: unknown) => this.logger.warn({ err }, 'transaction sweep failed'),
+    );
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running || this.stopped) return;
-      this.sweep().catch((err: unknown) => this.logger.warn({ err }, 'transaction sweep failed'));
-    }, TRANSACTION_SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
+  /** Stops the interval and lets a pass in progress finish before the pools close. */
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+    await this.task.stop();
   }
 
-  /** One pass of both sweeps; a call while a pass runs waits for it and then makes its own. */
+  /** One full pass now; a call while another pass runs waits for it, then makes its own. */
   async sweep(): Promise<SweepResult> {
-    const previous = this.running;
-    const pass = (async () => {
-      await previous?.catch(() => undefined);
-      return this.pass();
-    })();
-    this.running = pass;
-    try {
-      return await pass;
-    } finally {
-      if (this.running === pass) this.running = null;
-    }
+    return this.task.runNow();
   }
 
   private async pass(): Promise<SweepResult> {
@@ -91,7 +80,7 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
       [new Date(now.getTime() - PENDING_GRACE_MS)],
     );
     for (const { id } of pending.rows) {
-      if (this.stopped) break;
+      if (this.task.isStopped) break;
       const outcome = await this.resolve(id);
       if (outcome === 'resolved') result.resolved += 1;
       if (outcome === 'pending') result.stillPending += 1;
@@ -103,7 +92,7 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
       [now],
     );
     for (const { id } of challenges.rows) {
-      if (this.stopped) break;
+      if (this.task.isStopped) break;
       if (await this.timeOut(id)) result.threeDsTimedOut += 1;
     }
     return result;
