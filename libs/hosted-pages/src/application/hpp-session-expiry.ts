@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { EventMetadata } from '../../../event-store/src';
 import { Clock } from '../../../platform/src/clock/clock';
 import { PeriodicTask } from '../../../platform/src/scheduling/periodic-task';
-import { idFor } from '../../../platform/src/http/request-metadata';
+import { idFor, systemMetadata } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { InvalidStateTransition } from '../../../platform/src/problem';
 import { HppSessionStore } from './hpp-session-store';
@@ -28,15 +28,7 @@ interface CandidateRow {
  * recorded (or, past the append, the session no longer PENDING) and appends nothing.
  */
 export function expiryMetadata(sessionId: string, partnerId: string | null): EventMetadata {
-  const causationId = idFor(sessionId, 'hpp_session-expiry', randomUUID);
-  return {
-    actor: HPP_EXPIRY_ACTOR,
-    partner_id: partnerId,
-    request_id: null,
-    idempotency_key: null,
-    causation_id: causationId,
-    correlation_id: causationId,
-  };
+  return systemMetadata(HPP_EXPIRY_ACTOR, partnerId, idFor(sessionId, 'hpp_session-expiry', randomUUID));
 }
 
 /**

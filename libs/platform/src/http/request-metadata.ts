@@ -21,6 +21,22 @@ export function metadataOf(request: FastifyRequest, partnerId?: string): EventMe
   };
 }
 
+/**
+ * The metadata of a write no request made (a background sweep): the `actor` names the worker, and
+ * the causation id, derived by the caller from what it acts on, lets two workers racing on the
+ * same item recognise each other's append.
+ */
+export function systemMetadata(actor: string, partnerId: string | null, causationId: string): EventMetadata {
+  return {
+    actor,
+    partner_id: partnerId,
+    request_id: null,
+    idempotency_key: null,
+    causation_id: causationId,
+    correlation_id: causationId,
+  };
+}
+
 /** `@Metadata() meta: EventMetadata` in a handler. */
 export const Metadata = createParamDecorator((_: unknown, ctx: ExecutionContext) =>
   metadataOf(ctx.switchToHttp().getRequest<FastifyRequest>()),

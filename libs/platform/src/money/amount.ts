@@ -36,6 +36,11 @@ export function formatAmount(minor: bigint, currency = 'USD'): string {
   return `${negative ? '-' : ''}${whole}${fraction}`;
 }
 
+/** What to say about an amount that does not parse (one wording for every endpoint). */
+export function amountProblemMessage(problem: AmountProblem): string {
+  return MESSAGES[problem];
+}
+
 const MESSAGES: Record<AmountProblem, string> = {
   not_a_string: 'must be a decimal string such as "10.00", not a number',
   malformed: 'must be a decimal string such as "10.00"',

@@ -31,6 +31,7 @@ import {
   validateLevel2,
   validateLevel3,
   validateRefundReason,
+  toReversalReason,
   validateReversalReason,
 } from '../domain/rules';
 import { totalMinor, type Transaction } from '../domain/transaction';
@@ -463,10 +464,12 @@ export class Payments {
       ...(request.type === 'ACH_REVERSAL' ? validateReversalReason(request.reversalReason) : []),
     ];
     if (errors.length > 0) throw new TransactionRequestInvalid(errors);
-    const reversalReason =
+    // The stored form: the code, and the description trimmed (null when blank).
+    const reason =
       request.type === 'ACH_REVERSAL'
-        ? (request.reversalReason as { code: string; description?: string })
+        ? toReversalReason(request.reversalReason as { code: string; description?: string })
         : null;
+    const reversalReason = reason && { code: reason.code, description: reason.description ?? null };
 
     const before = parent;
     const after = await this.step(
@@ -478,10 +481,7 @@ export class Payments {
         followUp: request.type,
         childId,
         amountMinor: request.amountMinor ?? undefined,
-        reversalReason: reversalReason && {
-          code: reversalReason.code,
-          description: reversalReason.description?.trim() || null,
-        },
+        reversalReason,
       },
       { wait: false },
     );
@@ -517,10 +517,7 @@ export class Payments {
           level3Data: null,
           refundReason:
             request.type === 'PARTIAL_REFUND' ? ((request.refundReason as string | null) ?? null) : null,
-          reversalReason: reversalReason && {
-            code: reversalReason.code,
-            description: reversalReason.description?.trim() || null,
-          },
+          reversalReason,
           convenienceFeeDisclosure: null,
           surchargeDisclosure: null,
           source: context.source,

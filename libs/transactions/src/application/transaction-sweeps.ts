@@ -1,10 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
-import type { EventMetadata } from '../../../event-store/src';
 import { Clock } from '../../../platform/src/clock/clock';
 import { PeriodicTask } from '../../../platform/src/scheduling/periodic-task';
-import { idFor } from '../../../platform/src/http/request-metadata';
+import { idFor, systemMetadata } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { InvalidStateTransition } from '../../../platform/src/problem';
 import { GatewayOutcomeUnknown, Payments } from './payments';
@@ -104,7 +103,7 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
     const commandId = idFor(transactionId, `sweep:${transaction.version}`, () => transactionId);
     try {
       await this.payments.resolve(
-        { commandId, metadata: sweepMetadata(commandId, transaction.partnerId) },
+        { commandId, metadata: systemMetadata(TRANSACTION_SWEEP_ACTOR, transaction.partnerId, commandId) },
         transaction,
       );
       return 'resolved';
@@ -123,7 +122,7 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
     try {
       const result = await this.transactions.execute(
         { type: 'TimeOutThreeDs', transactionId },
-        sweepMetadata(commandId, transaction.partnerId),
+        systemMetadata(TRANSACTION_SWEEP_ACTOR, transaction.partnerId, commandId),
       );
       return !result.alreadyApplied && result.events.length > 0;
     } catch (err) {
@@ -132,15 +131,4 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
       return false;
     }
   }
-}
-
-function sweepMetadata(causationId: string, partnerId: string): EventMetadata {
-  return {
-    actor: TRANSACTION_SWEEP_ACTOR,
-    partner_id: partnerId,
-    request_id: null,
-    idempotency_key: null,
-    causation_id: causationId,
-    correlation_id: causationId,
-  };
 }

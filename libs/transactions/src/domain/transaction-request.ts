@@ -1,5 +1,5 @@
 import { DomainError } from '../../../platform/src/problem';
-import { parseAmount } from '../../../platform/src/money/amount';
+import { amountProblemMessage, parseAmount } from '../../../platform/src/money/amount';
 import { isUseType, type UseType } from '../../../vault/src/domain/stored-credential-states';
 import { isVaultTokenFormat } from '../../../vault/src/domain/vault-token';
 import type { FieldError } from './transaction-errors';
@@ -240,13 +240,7 @@ function amount(
   }
   const parsed = parseAmount(value, currency);
   if (!parsed.ok) {
-    const message =
-      parsed.problem === 'not_a_string'
-        ? 'must be a decimal string such as "10.00", not a number'
-        : parsed.problem === 'too_many_decimals'
-          ? 'has more decimals than the currency allows'
-          : 'must be a decimal string such as "10.00"';
-    errors.push({ field, message });
+    errors.push({ field, message: amountProblemMessage(parsed.problem) });
     return null;
   }
   if (parsed.minor <= 0n) {
