@@ -10,6 +10,7 @@ import {
 import type { TransactionEvent, TransactionInitiated } from './transaction-events';
 import {
   assertTransition,
+  FOLLOW_UP_ACTIONS,
   THREE_DS_TTL_MS,
   type FollowUpType,
   type ThreeDsFailureReason,
@@ -258,20 +259,10 @@ function recordOutcome(t: Transaction, command: RecordGatewayOutcome, at: string
   ];
 }
 
-const FOLLOW_UP_ACTION: Record<FollowUpType, TransactionAction> = {
-  VOID: 'void',
-  AUTH_REVERSAL: 'auth_reversal',
-  REFUND: 'refund',
-  PARTIAL_REFUND: 'partial_refund',
-  ACH_VOID: 'ach_void',
-  ACH_REFUND: 'ach_refund',
-  ACH_REVERSAL: 'ach_reversal',
-};
-
 function applyFollowUp(t: Transaction, command: ApplyFollowUp, at: string): TransactionEvent[] {
   const transactionId = t.id;
   const childId = command.childId;
-  assertTransition(t, FOLLOW_UP_ACTION[command.followUp]);
+  assertTransition(t, FOLLOW_UP_ACTIONS[command.followUp]);
   switch (command.followUp) {
     case 'VOID':
     case 'ACH_VOID':

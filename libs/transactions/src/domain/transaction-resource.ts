@@ -1,6 +1,5 @@
 import { formatAmount } from '../../../platform/src/money/amount';
 import { refundableMinor, totalMinor, type Transaction } from './transaction';
-import { RAILS, TRANSACTION_STATES, TRANSACTION_TYPES } from './transaction-states';
 
 /**
  * The spec's Transaction resource (create form, and `GET /transactions/{id}`). Money is a decimal
@@ -104,5 +103,3 @@ export function toTransactionListItem(t: Transaction, merchantName: string | nul
     created_at: t.createdAt,
   };
 }
-
-export { RAILS, TRANSACTION_STATES, TRANSACTION_TYPES };

@@ -177,9 +177,6 @@ export function assertTransition(subject: TransitionSubject, action: Transaction
   }
 }
 
-/** The spec's use_type values; cardholder-initiated is ONE_TIME_FUTURE only (Transactions rule 3). */
-export const MERCHANT_INITIATED_USE_TYPES = ['RECURRING', 'INSTALLMENT', 'UNSCHEDULED_COF'] as const;
-
 /** The 3DS challenge lives 15 minutes (spec state table). */
 export const THREE_DS_TTL_MS = 15 * 60 * 1000;
 
@@ -192,15 +189,3 @@ export const THREE_DS_FAILURE_REASONS = [
   'issuer_declined',
 ] as const;
 export type ThreeDsFailureReason = (typeof THREE_DS_FAILURE_REASONS)[number];
-
-/** Lifecycle outcomes of a transaction nothing can move any more (read side and sweeps). */
-export const TERMINAL_STATES: readonly TransactionState[] = [
-  'THREE_DS_FAILED',
-  'VOIDED',
-  'REFUNDED',
-  'REVERSED',
-  'RETURNED',
-  'FAILED',
-  'CHARGED_BACK',
-  'VERIFIED',
-];
