@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import type { EventMetadata } from '../../../event-store/src';
 import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
 import { Clock } from '../../../platform/src/clock/clock';
-import type { AppConfig } from '../../../platform/src/config/config';
-import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { SealedBox } from '../../../platform/src/crypto/sealed-box';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { InvalidStateTransition } from '../../../platform/src/problem';
@@ -66,7 +64,6 @@ export class HostedCheckout {
     private readonly pool: Pool,
     private readonly clock: Clock,
     box: SealedBox,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.csrfKey = box.deriveKey('hpp-csrf');
   }
@@ -288,9 +285,5 @@ export class HostedCheckout {
       causation_id: idFor(session.id, `hpp:${step}`, () => session.id),
       correlation_id: requestId,
     };
-  }
-
-  environment(): 'sandbox' | 'production' {
-    return this.config.appEnv;
   }
 }

@@ -1,9 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
 import { PublicRoute } from '../../../platform/src/auth/access';
 import { Clock } from '../../../platform/src/clock/clock';
+import type { AppConfig } from '../../../platform/src/config/config';
+import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { AcceptsFormBody } from '../../../platform/src/http/content-type';
 import { WithoutIdempotencyHeader } from '../../../platform/src/idempotency/idempotency.interceptor';
 import { TransactionStore } from '../../../transactions/src/application/transaction-store';
@@ -43,6 +45,7 @@ export class HostedPageController {
     private readonly partners: PartnerReader,
     private readonly transactions: TransactionStore,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get(':sessionId')
@@ -129,7 +132,7 @@ export class HostedPageController {
       pageSecurityHeaders({
         renderingMode: context?.session.renderingMode ?? 'redirect',
         embeddingDomains: context?.embeddingDomains ?? [],
-        environment: this.checkout.environment(),
+        environment: this.config.appEnv,
         styleNonce: nonce,
       }),
     );
