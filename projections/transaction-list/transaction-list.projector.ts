@@ -34,9 +34,14 @@ export class TransactionListProjector {
 
   async handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
     const id = recorded.stream.slice(TRANSACTION_STREAM_PREFIX.length);
-    const rows = (await tx.query('select snapshot, created_position from transaction_list where id = $1', [
-      id,
-    ])) as { snapshot: Transaction; created_position: string }[];
+    // A transaction's first event has no row to read (the checkpoint, moved in the same
+    // transaction as the rows, never lets an event be applied twice).
+    const rows =
+      recorded.type === 'TransactionInitiated'
+        ? []
+        : ((await tx.query('select snapshot, created_position from transaction_list where id = $1', [
+            id,
+          ])) as { snapshot: Transaction; created_position: string }[]);
     const transaction = evolve(rows[0]?.snapshot ?? null, {
       type: recorded.type,
       data: recorded.data,

@@ -86,6 +86,86 @@ describe('handleCommand on the PostgreSQL event store', () => {
     }
   });
 
+  describe('with the stream as the caller knows it (`known`)', () => {
+    const countReads = () => {
+      const original = store.readStream.bind(store);
+      const reads = { n: 0, restore: () => (store.readStream = original) };
+      store.readStream = async (name, options) => {
+        reads.n++;
+        return original(name, options);
+      };
+      return reads;
+    };
+
+    it('appends on the known state and revision without reading the stream', async () => {
+      const first = await handleCommand(
+        store,
+        'counter-known',
+        counter,
+        () => [{ type: 'Counted', data: { by: 3 } }],
+        metadata,
+      );
+      const reads = countReads();
+      try {
+        const result = await handleCommand(
+          store,
+          'counter-known',
+          counter,
+          (total) => [{ type: 'Counted', data: { by: total } }],
+          metadata,
+          { known: { state: first.state, revision: first.revision } },
+        );
+        expect(reads.n).toBe(0);
+        expect(result).toMatchObject({ state: 6, revision: 1n, alreadyApplied: false });
+      } finally {
+        reads.restore();
+      }
+      expect((await store.readStream('counter-known')).map((e) => e.data)).toEqual([{ by: 3 }, { by: 3 }]);
+    });
+
+    it('a stale guess is refused by the append and the command decides again on the read stream', async () => {
+      await handleCommand(
+        store,
+        'counter-stale',
+        counter,
+        () => [{ type: 'Counted', data: { by: 7 } }],
+        metadata,
+      );
+      const reads = countReads();
+      const seen: number[] = [];
+      try {
+        // The caller believes the stream is new; it holds one event.
+        const result = await handleCommand(
+          store,
+          'counter-stale',
+          counter,
+          (total) => {
+            seen.push(total);
+            return [{ type: 'Counted', data: { by: 1 } }];
+          },
+          metadata,
+          { known: { state: 0, revision: -1n } },
+        );
+        expect(seen).toEqual([0, 7]);
+        expect(reads.n).toBe(1);
+        expect(result).toMatchObject({ state: 8, revision: 1n });
+      } finally {
+        reads.restore();
+      }
+    });
+
+    it('a stale guess still recognises a re-run: the read after the refusal finds the earlier events', async () => {
+      const once = { ...metadata, causation_id: 'command-known-rerun' };
+      const decide = () => [{ type: 'Counted' as const, data: { by: 4 } }];
+      const first = await handleCommand(store, 'counter-known-rerun', counter, decide, once);
+      const again = await handleCommand(store, 'counter-known-rerun', counter, decide, once, {
+        known: { state: 0, revision: -1n },
+      });
+      expect(again).toMatchObject({ alreadyApplied: true, position: first.position, state: 4 });
+      expect(await store.readStream('counter-known-rerun')).toHaveLength(1);
+    });
+  });
+
   it('retries a lost race and gives up with concurrency_conflict after the attempts run out', async () => {
     const stream = 'counter-d';
     let attempts = 0;

@@ -31,9 +31,18 @@ export interface CommandResult<S, E extends DomainEvent> {
   alreadyApplied: boolean;
 }
 
-export interface HandleCommandOptions {
+export interface HandleCommandOptions<S = unknown> {
   /** Attempts in all, including the first (a conflict re-reads and decides again). */
   maxAttempts?: number;
+  /**
+   * The stream as the caller already knows it, so the first attempt need not read it: a new
+   * stream whose command id is fresh (nothing of it can exist yet), or the state and revision the
+   * caller's own append just produced. The caller vouches that no earlier run of this command
+   * wrote to the stream. A stale guess costs nothing but a retry: the append's expected-revision
+   * check refuses it, and the next attempt reads the stream (re-run detection included). `decide`
+   * gets no history on that first attempt.
+   */
+  known?: { state: S; revision: bigint };
 }
 
 /** The events an earlier run of the same command (`metadata.causation_id`) already appended. */
@@ -59,13 +68,20 @@ export async function handleCommand<S, E extends DomainEvent>(
   evolver: Evolver<S, E>,
   decide: (state: S, events: readonly RecordedEvent[]) => E[],
   metadata: EventMetadata,
-  options: HandleCommandOptions = {},
+  options: HandleCommandOptions<S> = {},
 ): Promise<CommandResult<S, E>> {
   const maxAttempts = options.maxAttempts ?? 3;
   for (let attempt = 1; ; attempt++) {
-    const history = await store.readStream(stream);
-    const state = history.reduce((s, e) => evolver.evolve(s, e as unknown as E), evolver.initialState());
-    const revision = history.length === 0 ? NO_STREAM : history[history.length - 1].revision;
+    const known = attempt === 1 ? options.known : undefined;
+    const history = known ? [] : await store.readStream(stream);
+    const state = known
+      ? known.state
+      : history.reduce((s, e) => evolver.evolve(s, e as unknown as E), evolver.initialState());
+    const revision = known
+      ? known.revision
+      : history.length === 0
+        ? NO_STREAM
+        : history[history.length - 1].revision;
     const earlier = eventsOfCommand(history, metadata.causation_id);
     if (earlier.length > 0) {
       return {

@@ -4,6 +4,7 @@ import { enabledFeatures } from '../../../partners/src/domain/configuration/conf
 import { feeEligibility } from '../domain/fees/fee-eligibility';
 import { priceTransaction, type PricingInput, type TransactionPrice } from '../domain/fees/fee-pricing';
 import type { Merchant } from '../domain/merchant';
+import type { Partner } from '../../../partners/src/domain/partner';
 
 /**
  * Prices a cardholder-initiated payment from the merchant's fee settings and its current
@@ -14,8 +15,13 @@ import type { Merchant } from '../domain/merchant';
 export class MerchantPricing {
   constructor(private readonly partners: PartnerReader) {}
 
-  async price(merchant: Merchant, input: Omit<PricingInput, 'eligibility'>): Promise<TransactionPrice> {
-    const partner = await this.partners.get(merchant.partnerId);
+  async price(
+    merchant: Merchant,
+    input: Omit<PricingInput, 'eligibility'>,
+    /** The merchant's partner, when the caller has it already. */
+    partner?: Partner,
+  ): Promise<TransactionPrice> {
+    partner ??= await this.partners.get(merchant.partnerId);
     const eligibility = feeEligibility({
       merchantId: merchant.id,
       merchantState: merchant.state,

@@ -20,6 +20,12 @@ declare module 'fastify' {
     principal?: Principal;
     /** The idempotency record's id: the command id every event of this request carries. */
     commandId?: string;
+    /**
+     * True when `commandId` was minted for this request: no earlier run of the command can have
+     * written anything, so a handler may skip looking for its traces. False when the request
+     * takes over a key whose earlier run died without an answer.
+     */
+    commandFresh?: boolean;
     idempotencyKey?: string;
   }
 }

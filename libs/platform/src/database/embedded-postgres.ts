@@ -35,6 +35,8 @@ export interface EmbeddedPostgresOptions {
   port?: number;
   /** Trade durability for speed (tests and benchmarks only). */
   unsafeFast?: boolean;
+  /** More server settings, as `-c name=value` (the profiler loads pg_stat_statements this way). */
+  settings?: Record<string, string>;
   log?: (line: string) => void;
 }
 
@@ -230,6 +232,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     ...(options.unsafeFast
       ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
       : []),
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ];
   // Detached: a Ctrl-C in the terminal reaches only us, and we stop the database last.
   const child: ChildProcess = spawn(path.join(bin, 'postgres'), flags, {

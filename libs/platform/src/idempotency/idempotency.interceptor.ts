@@ -106,6 +106,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           }
           case 'execute': {
             request.commandId = outcome.commandId;
+            request.commandFresh = !outcome.resumed;
             request.idempotencyKey = key;
             return next.handle().pipe(
               mergeMap(async (body: unknown) => {

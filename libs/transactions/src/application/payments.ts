@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EventMetadata } from '../../../event-store/src';
+import { NO_STREAM, type EventMetadata } from '../../../event-store/src';
 import { PaymentGateway, type ChargeResult } from '../../../gateway/src/gateway';
 import { CustomerReader } from '../../../customers/src/application/customer-reader';
 import { MerchantPricing } from '../../../merchants/src/application/merchant-pricing';
@@ -7,6 +7,7 @@ import { MerchantReader } from '../../../merchants/src/application/merchant-read
 import { validateCustomFieldValues } from '../../../merchants/src/domain/custom-fields/custom-field-values';
 import type { Merchant } from '../../../merchants/src/domain/merchant';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
+import type { Partner } from '../../../partners/src/domain/partner';
 import { Clock } from '../../../platform/src/clock/clock';
 import { sumMinor } from '../../../platform/src/money/money';
 import type { AppConfig } from '../../../platform/src/config/config';
@@ -42,7 +43,12 @@ import {
   type ChargeRequest,
   type FollowUpRequest,
 } from '../domain/transaction-request';
-import { TransactionStore, type TransactionCommandInput } from './transaction-store';
+import {
+  TransactionStore,
+  type KnownTransactionStream,
+  type TransactionCommandInput,
+  type TransactionResult,
+} from './transaction-store';
 
 /** 502 `gateway_outcome_unknown`: retry with the same Idempotency-Key, or read the transaction. */
 export class GatewayOutcomeUnknown extends DomainError {
@@ -125,6 +131,11 @@ export interface PaymentContext {
   partnerId: string;
   /** The idempotency record's id (stable across re-runs); null only outside a request. */
   commandId: string;
+  /**
+   * True when `commandId` is new to this request (no earlier run of it): the transaction it
+   * names cannot exist yet, so a charge skips looking for it. Absent means "maybe a re-run".
+   */
+  fresh?: boolean;
   metadata: EventMetadata;
   source: 'api' | 'hpp';
   /** The channel a fee disclosure was shown on, when one applies. */
@@ -171,7 +182,7 @@ export class Payments {
   /** A SALE or ACH_DEBIT on a vault token. */
   async charge(context: PaymentContext, request: ChargeRequest): Promise<Transaction> {
     const transactionId = idFor(context.commandId, 'transaction', () => context.commandId);
-    const existing = await this.transactions.find(transactionId);
+    const existing = context.fresh ? null : await this.transactions.find(transactionId);
     if (existing) return this.finish(context, existing);
 
     const merchant = await this.merchants.getForPartner(request.merchantId, context.partnerId);
@@ -219,7 +230,7 @@ export class Payments {
   async chargeHosted(context: PaymentContext, facts: ChargeFacts, cvc: string | null): Promise<Transaction> {
     const transactionId = idFor(context.commandId, 'transaction', () => context.commandId);
     const existing = await this.transactions.find(transactionId);
-    if (existing) return this.finish(context, existing, cvc);
+    if (existing) return this.finish(context, existing, { cvc });
     this.assertTransactable(facts.merchant);
     return this.initiate(context, transactionId, facts, cvc);
   }
@@ -232,14 +243,20 @@ export class Payments {
   ): Promise<Transaction> {
     const cardholderInitiated = facts.useType === 'ONE_TIME_FUTURE';
     const funding = facts.card?.funding ?? null;
+    // Read once: pricing needs the partner's features, the gateway's answer its AVS policy.
+    const partner = cardholderInitiated ? await this.partners.get(context.partnerId) : undefined;
     const price = cardholderInitiated
-      ? await this.pricing.price(facts.merchant, {
-          amountMinor: facts.amountMinor,
-          paymentMethod: facts.type === 'SALE' ? 'card' : 'ach',
-          cardType: funding === 'credit' || funding === 'debit' || funding === 'prepaid' ? funding : null,
-          channel: 'CARD_NOT_PRESENT',
-          merchantInitiated: false,
-        })
+      ? await this.pricing.price(
+          facts.merchant,
+          {
+            amountMinor: facts.amountMinor,
+            paymentMethod: facts.type === 'SALE' ? 'card' : 'ach',
+            cardType: funding === 'credit' || funding === 'debit' || funding === 'prepaid' ? funding : null,
+            channel: 'CARD_NOT_PRESENT',
+            merchantInitiated: false,
+          },
+          partner,
+        )
       : null;
     const now = this.clock.now().toISOString();
     const disclosure = (minor: bigint | undefined) =>
@@ -277,17 +294,18 @@ export class Payments {
       surchargeDisclosure: disclosure(price?.surchargeMinor),
       source: context.source,
     };
-    const initiated = await this.step(
+    const initiated = await this.write(
       context,
       'initiate',
-      {
-        type: 'InitiateTransaction',
-        transactionId,
-        data,
-      },
-      { wait: false },
+      { type: 'InitiateTransaction', transactionId, data },
+      // A fresh command's transaction cannot exist: append without reading the stream first.
+      context.fresh ? { transaction: null, revision: NO_STREAM } : undefined,
     );
-    return this.finish(context, initiated, cvc);
+    return this.finish(context, initiated.transaction, {
+      cvc,
+      revision: initiated.revision,
+      partner,
+    });
   }
 
   /**
@@ -297,13 +315,19 @@ export class Payments {
   async finish(
     context: Pick<PaymentContext, 'commandId' | 'metadata'>,
     transaction: Transaction,
-    /** The CVC the payer just typed (hosted page); never stored, used for this one call. */
-    cvc: string | null = null,
+    options: {
+      /** The CVC the payer just typed (hosted page); never stored, used for this one call. */
+      cvc?: string | null;
+      /** The stream revision `transaction` was read at, when this request just wrote it. */
+      revision?: bigint;
+      /** The transaction's partner, when this request has read it already. */
+      partner?: Partner;
+    } = {},
   ): Promise<Transaction> {
     if (transaction.state !== 'INITIATED') return transaction;
-    const send = () => this.send(transaction, cvc);
+    const send = () => this.send(transaction, options.cvc ?? null);
     const result = transaction.outcomePending ? await this.lookupOrSend(transaction.id, send) : await send();
-    const recorded = await this.recordOutcome(context, transaction, result);
+    const recorded = await this.recordOutcome(context, transaction, result, options);
     if (recorded.state === 'INITIATED') throw new GatewayOutcomeUnknown(recorded.id);
     return recorded;
   }
@@ -342,6 +366,7 @@ export class Payments {
     context: Pick<PaymentContext, 'commandId' | 'metadata'>,
     t: Transaction,
     result: ChargeResult,
+    known: { revision?: bigint; partner?: Partner } = {},
   ): Promise<Transaction> {
     const at = this.clock.now();
     let outcome: Extract<TransactionCommandInput, { type: 'RecordGatewayOutcome' }>['outcome'];
@@ -353,7 +378,7 @@ export class Payments {
         declineCode: result.declineCode,
         declineReason: declineReasonOf(result.declineCode),
       };
-    } else if (t.rail === 'CARD' && (await this.avsDeclines(t, result.avsResponseCode))) {
+    } else if (t.rail === 'CARD' && (await this.avsDeclines(t, result.avsResponseCode, known.partner))) {
       // Approved by the issuer but refused by the partner's AVS policy: release the hold.
       await this.gateway.void({
         reference: `${t.id}:avs`,
@@ -378,7 +403,14 @@ export class Payments {
     }
     const step = outcome.kind === 'unknown' ? 'outcome-unknown' : 'outcome';
     try {
-      return await this.step(context, step, { type: 'RecordGatewayOutcome', transactionId: t.id, outcome });
+      const recorded = await this.write(
+        context,
+        step,
+        { type: 'RecordGatewayOutcome', transactionId: t.id, outcome },
+        known.revision === undefined ? undefined : { transaction: t, revision: known.revision },
+      );
+      await this.waitForList(recorded);
+      return recorded.transaction;
     } catch (error) {
       // The sweep (or a parallel retry) recorded the answer first: what it recorded stands.
       if (error instanceof InvalidStateTransition) return (await this.transactions.find(t.id))!;
@@ -386,9 +418,9 @@ export class Payments {
     }
   }
 
-  private async avsDeclines(t: Transaction, avsResponseCode: string): Promise<boolean> {
+  private async avsDeclines(t: Transaction, avsResponseCode: string, known?: Partner): Promise<boolean> {
     if (t.useType !== 'ONE_TIME_FUTURE') return false;
-    const partner = await this.partners.get(t.partnerId);
+    const partner = known ?? (await this.partners.get(t.partnerId));
     return avsPolicyDeclines(partner.avsDeclinePolicy, avsResponseCode || null);
   }
 
@@ -404,12 +436,25 @@ export class Payments {
      */
     options: { wait: boolean } = { wait: true },
   ): Promise<Transaction> {
-    const causation = idFor(context.commandId, `${command.transactionId}:${step}`, () => context.commandId);
-    const result = await this.transactions.execute(command, { ...context.metadata, causation_id: causation });
-    if (options.wait && result.position !== null) {
-      await this.projections.waitFor(result.position, ['transaction-list']);
-    }
+    const result = await this.write(context, step, command);
+    if (options.wait) await this.waitForList(result);
     return result.transaction;
+  }
+
+  /** The write of a step, without the read-model wait. */
+  private async write(
+    context: Pick<PaymentContext, 'commandId' | 'metadata'>,
+    step: string,
+    command: TransactionCommandInput,
+    known?: KnownTransactionStream,
+  ): Promise<TransactionResult> {
+    const causation = idFor(context.commandId, `${command.transactionId}:${step}`, () => context.commandId);
+    return this.transactions.execute(command, { ...context.metadata, causation_id: causation }, known);
+  }
+
+  /** Read-your-writes: `transaction-list` has the write (a list read right after finds it). */
+  private async waitForList(result: TransactionResult): Promise<void> {
+    if (result.position !== null) await this.projections.waitFor(result.position, ['transaction-list']);
   }
 
   private async credentialFor(

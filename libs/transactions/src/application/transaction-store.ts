@@ -9,9 +9,18 @@ import { transactionStream, type TransactionEvent } from '../domain/transaction-
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type TransactionCommandInput = DistributiveOmit<TransactionCommand, 'at'>;
 
+/** A transaction stream as a caller already knows it (see `HandleCommandOptions.known`). */
+export interface KnownTransactionStream {
+  transaction: Transaction | null;
+  /** The stream's revision (NO_STREAM for a stream not written yet). */
+  revision: bigint;
+}
+
 export interface TransactionResult {
   transaction: Transaction;
   events: TransactionEvent[];
+  /** The stream's revision after the command. */
+  revision: bigint;
   position: bigint | null;
   alreadyApplied: boolean;
 }
@@ -48,7 +57,11 @@ export class TransactionStore {
     return transaction;
   }
 
-  async execute(command: TransactionCommandInput, metadata: EventMetadata): Promise<TransactionResult> {
+  async execute(
+    command: TransactionCommandInput,
+    metadata: EventMetadata,
+    known?: KnownTransactionStream,
+  ): Promise<TransactionResult> {
     const at = this.clock.now();
     const result = await handleCommand<Transaction | null, TransactionEvent>(
       this.store,
@@ -56,11 +69,13 @@ export class TransactionStore {
       transactionEvolver,
       (state) => decide(state, { ...command, at } as TransactionCommand),
       metadata,
+      { known: known && { state: known.transaction, revision: known.revision } },
     );
     if (!result.state) throw new TransactionNotFound(command.transactionId);
     return {
       transaction: result.state,
       events: result.events,
+      revision: result.revision,
       position: result.position,
       alreadyApplied: result.alreadyApplied,
     };

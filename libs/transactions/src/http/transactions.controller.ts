@@ -59,6 +59,7 @@ export class TransactionsController {
     const context: PaymentContext = {
       partnerId: caller.partnerId,
       commandId: request.commandId ?? String(request.id),
+      fresh: request.commandFresh === true,
       metadata: metadataOf(request, caller.partnerId),
       source: 'api',
       disclosureChannel: 'API',

@@ -1,0 +1,151 @@
+/**
+ * Where one `POST /transactions` SALE spends its time: the service in this process on a fresh
+ * embedded PostgreSQL, N partners each with an ACTIVE merchant and a stored card, load from a
+ * worker thread (as `npm run bench` does), and then:
+ *
+ * - CPU per request of the servers' thread and of PostgreSQL (/proc), and how busy the machine was;
+ * - every statement one SALE sends, in order (one request, alone, after the load);
+ * - per statement text: calls, and execution time inside PostgreSQL, per request
+ *   (pg_stat_statements, loaded for this run only);
+ * - a V8 CPU profile of the servers' thread during the load, written to `sale.cpuprofile`
+ *   (open it in Chrome DevTools' Performance panel).
+ *
+ * `npm run build && node dist/bench/profile-sale.js` (CONNECTIONS=8, DURATION_MS=8000 by default).
+ * See docs/performance.md.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { startService } from '../apps/api/src/server';
+import { generateKey } from '../libs/platform/src/auth/secret-key';
+import { loadConfig } from '../libs/platform/src/config/config';
+import { startEmbeddedPostgres } from '../libs/platform/src/database/embedded-postgres';
+import { createLogger } from '../libs/platform/src/logging/logger';
+import { salePartner, saleBody, type BenchPartner } from './bench-transactions';
+import { cpuSince, sampleCpu } from './cpu';
+import { runLoad, type LoadSpec } from './load-worker';
+
+/** Records the text of every statement any pg client in this process sends, while on. */
+function statementRecorder() {
+  const pg = require('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+  const original = pg.Client.prototype.query;
+  const seen: string[] = [];
+  return {
+    start() {
+      pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+        const q = args[0] as string | { text: string };
+        seen.push((typeof q === 'string' ? q : q.text).replace(/\s+/g, ' ').trim().slice(0, 140));
+        return original.apply(this, args);
+      };
+    },
+    stop(): string[] {
+      pg.Client.prototype.query = original;
+      return seen;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const connections = Number(process.env.CONNECTIONS ?? 8);
+  const durationMs = Number(process.env.DURATION_MS ?? 8000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'payments-profile-'));
+  const db = await startEmbeddedPostgres({
+    dir: path.join(dir, 'postgres'),
+    settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_utility': 'on' },
+  });
+  const admin = new Client({ connectionString: db.url });
+  await admin.connect();
+  await admin.query('create database bench_service');
+  await admin.end();
+  const databaseUrl = new URL(db.url);
+  databaseUrl.pathname = '/bench_service';
+  const operator = generateKey('cop').key;
+  const config = loadConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl.toString(),
+    DATA_DIR: path.join(dir, 'service'),
+    PLATFORM_OPERATOR_KEY: operator,
+  });
+  const service = await startService(config, createLogger(config.logLevel));
+  const stats = new Client({ connectionString: databaseUrl.toString() });
+  try {
+    const partners: BenchPartner[] = await Promise.all(
+      Array.from({ length: connections }, (_, n) => salePartner(service, operator, n)),
+    );
+    const spec: LoadSpec = {
+      connections,
+      warmupMs: 1000,
+      durationMs,
+      method: 'POST',
+      freshIdempotencyKey: true,
+      url: `${service.url}/api/v1/transactions`,
+      requests: partners.map((p) => ({
+        headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' },
+        body: saleBody(p),
+      })),
+      expectInBody: '"CAPTURED"',
+    };
+    await runLoad({ ...spec, durationMs: 2000 });
+    await stats.connect();
+    await stats.query('create extension if not exists pg_stat_statements');
+    await stats.query('select pg_stat_statements_reset()');
+
+    const session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+    const before = sampleCpu();
+    const result = await runLoad(spec);
+    const cpu = cpuSince(before);
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync('sale.cpuprofile', JSON.stringify(profile));
+    const { rows } = await stats.query<{ calls: string; exec: number; query: string }>(
+      `select calls, total_exec_time as exec, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) as query
+         from pg_stat_statements where query not like '%pg_stat_statements%' order by total_exec_time desc limit 30`,
+    );
+
+    const recorder = statementRecorder();
+    recorder.start();
+    const one = await fetch(spec.url, {
+      method: 'POST',
+      headers: { ...spec.requests[0].headers, 'idempotency-key': randomUUID() },
+      body: spec.requests[0].body,
+    });
+    await one.text();
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the projectors' batches after the answer
+    const statements = recorder.stop();
+
+    const sent = result.sent;
+    console.log(
+      `\n${connections} connections: ${result.ok} SALEs in ${result.seconds.toFixed(1)} s = ${result.rate.toFixed(0)}/s, ` +
+        `p50 ${result.p50Ms.toFixed(1)} ms; failures ${JSON.stringify(result.failures)}`,
+    );
+    console.log(
+      `CPU per request: servers' thread ${(cpu.mainThreadMs / sent).toFixed(2)} ms, PostgreSQL ${(cpu.postgresMs / sent).toFixed(2)} ms; ` +
+        `machine ${(100 * cpu.machineBusy).toFixed(0)}% busy`,
+    );
+    console.log(`\nOne SALE alone (${one.status}) sends ${statements.length} statements:`);
+    statements.forEach((s, i) => console.log(`${String(i + 1).padStart(3)}. ${s}`));
+    console.log('\nUnder load, per SALE: calls, and execution time inside PostgreSQL (pg_stat_statements):');
+    for (const r of rows) {
+      console.log(
+        `${(Number(r.calls) / sent).toFixed(2).padStart(6)} calls ${(r.exec / sent).toFixed(3).padStart(7)} ms  ${r.query}`,
+      );
+    }
+    console.log('\nV8 profile of the servers’ thread: sale.cpuprofile');
+  } finally {
+    await stats.end().catch(() => undefined);
+    await service.stop();
+    await db.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
