@@ -82,6 +82,23 @@ describe('POST /transactions: pricing and AVS policy', () => {
     expect(after.body).toMatchObject({ state: 'PARTIALLY_REFUNDED', surcharge_reversed_amount: '1.00' });
   });
 
+  it('the sandbox reads the cents of the amount sent, not of the surcharged total (CONTRACT §5)', async () => {
+    const { vaultToken } = await vaultedCredential(platform(), partner, merchantId);
+    // 10.51 + 2.5% = 10.77 charged: still the .51 decline.
+    expect((await sale(vaultToken, 'ONE_TIME_FUTURE', '10.51')).body).toMatchObject({
+      state: 'FAILED',
+      decline_code: 'card_declined',
+      surcharge_amount: '0.26',
+      total_amount: '10.77',
+    });
+    // 2.00 + 2.5% = 2.05 charged: approved, not the .05 decline.
+    expect((await sale(vaultToken, 'ONE_TIME_FUTURE', '2.00')).body).toMatchObject({
+      state: 'CAPTURED',
+      surcharge_amount: '0.05',
+      total_amount: '2.05',
+    });
+  });
+
   it('the partner’s AVS policy declines a no-match only on cardholder-initiated charges', async () => {
     const policy = await platform().operator.patch(`/platform/partners/${partner.id}/config`, {
       avs_decline_policy: 'DECLINE_ON_NO_MATCH',

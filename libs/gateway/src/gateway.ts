@@ -96,11 +96,22 @@ export interface GatewayCard {
   postalCode?: string | null;
 }
 
+/**
+ * The fees inside a charge's `amountMinor`, sent apart as card networks ask a surcharge to be
+ * (and as the sandbox needs: its outcome follows the cents of the base amount, CONTRACT §5).
+ */
+export interface ChargeFees {
+  surchargeMinor: bigint;
+  convenienceFeeMinor: bigint;
+}
+
 export interface AuthorizeAndCaptureRequest {
   reference: string;
   /** The merchant's id at the gateway (MID). */
   merchantGatewayId: string;
+  /** What the payer is charged: the base amount plus `fees`. */
   amountMinor: bigint;
+  fees: ChargeFees;
   currency: string;
   card: GatewayCard;
 }
@@ -148,7 +159,9 @@ export interface AchDebitRequest {
   /** Never log it. */
   accountNumber: string;
   accountType: AchAccountType;
+  /** What the account is debited: the base amount plus `fees`. */
   amountMinor: bigint;
+  fees: ChargeFees;
   secCode: AchSecCode;
 }
 

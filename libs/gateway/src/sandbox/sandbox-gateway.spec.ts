@@ -31,12 +31,15 @@ function ref(): string {
   return `idem-${next}`;
 }
 
+const NO_FEES = { surchargeMinor: 0n, convenienceFeeMinor: 0n };
+
 function sale(overrides: Partial<AuthorizeAndCaptureRequest> & { amount?: string } = {}) {
   const { amount = '10.00', ...rest } = overrides;
   return {
     reference: ref(),
     merchantGatewayId: 'mid-1',
     amountMinor: usd(amount),
+    fees: NO_FEES,
     currency: 'USD',
     card: { pan: '4111111111111111', expMonth: 12, expYear: 2027, cvc: '123' },
     ...rest,
@@ -51,6 +54,7 @@ function debit(overrides: Partial<AchDebitRequest> & { amount?: string } = {}): 
     accountNumber: '000123456789',
     accountType: 'CHECKING',
     amountMinor: usd(amount),
+    fees: NO_FEES,
     secCode: 'WEB',
     ...rest,
   };
@@ -106,6 +110,27 @@ describe('card SALE: cents triggers (CONTRACT §5)', () => {
     if (found.status !== 'FOUND') throw new Error('not found');
     expect(found.result).toMatchObject({ outcome: 'APPROVED' });
     expect(await gateway.authorizeAndCapture(request)).toEqual(found.result);
+    expect(gateway.effects().captures).toBe(1);
+  });
+
+  it('the cents of the amount before fees decide: a surcharge or convenience fee never changes the outcome', async () => {
+    // 10.51 + 0.26 surcharge = 10.77 charged: still the .51 decline.
+    expect(
+      await gateway.authorizeAndCapture(
+        sale({ amountMinor: 1077n, fees: { surchargeMinor: 26n, convenienceFeeMinor: 0n } }),
+      ),
+    ).toEqual({ outcome: 'DECLINED', declineCode: 'card_declined' });
+    // 10.00 + 0.05 convenience fee = 10.05 charged: approved, not .05's insufficient funds.
+    expect(
+      await gateway.authorizeAndCapture(
+        sale({ amountMinor: 1005n, fees: { surchargeMinor: 0n, convenienceFeeMinor: 5n } }),
+      ),
+    ).toMatchObject({ outcome: 'APPROVED' });
+    expect(
+      await gateway.achDebit(
+        debit({ amountMinor: 1079n, fees: { surchargeMinor: 0n, convenienceFeeMinor: 25n } }),
+      ),
+    ).toEqual({ outcome: 'DECLINED', declineCode: 'expired_card' });
     expect(gateway.effects().captures).toBe(1);
   });
 
@@ -558,6 +583,7 @@ describe('sandbox AVS and CV answers (docs/gateway.md)', () => {
       reference: `avs-${postalCode}`,
       merchantGatewayId: 'mid-1',
       amountMinor: 1000n,
+      fees: NO_FEES,
       currency: 'USD',
       card: { pan: '4111111111111111', expMonth: 12, expYear: 2030, cvc: null, postalCode },
     });

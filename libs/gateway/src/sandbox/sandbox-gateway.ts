@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../../platform/src/clock/clock';
 import { CURRENCY_EXPONENTS } from '../../../platform/src/money/amount';
+import { subtractMinor, sumMinor } from '../../../platform/src/money/money';
 // The ABA checksum lives with the merchants' bank rules; imported, never copied. (merchants has
 // no lib-level index.ts yet, so this is a direct import of the pure module.)
 import { isAbaRoutingNumber } from '../../../platform/src/banking/aba';
@@ -12,6 +13,7 @@ import {
   type AchDebitRequest,
   type AchDebitResult,
   type AuthorizeAndCaptureRequest,
+  type ChargeFees,
   type ChargeResult,
   type DeclineCode,
   type GatewayLookup,
@@ -43,7 +45,9 @@ export function sandboxAvs(postalCode: string | null): string {
 export const SANDBOX_ROUTING_NUMBER = '011000015';
 
 /**
- * CONTRACT §5: the cents of the amount pick the outcome of a card SALE and of an ACH debit.
+ * CONTRACT §5: the cents of the amount pick the outcome of a card SALE and of an ACH debit: the
+ * amount the partner sent, before any surcharge or convenience fee (the request's `fees`), so a
+ * merchant's fee settings never turn a test amount into another outcome.
  * `.91` answers UNKNOWN on the first attempt of a reference; the gateway has in fact approved it,
  * so any later attempt or lookup of the same reference answers approved (SUBMITTED for ACH).
  * ACH uses the same table and the same decline codes (the contract's table names no rail).
@@ -149,12 +153,13 @@ export class SandboxGateway extends PaymentGateway {
   }
 
   async authorizeAndCapture(request: AuthorizeAndCaptureRequest): Promise<ChargeResult> {
-    const { reference, merchantGatewayId, amountMinor, currency, card } = request;
+    const { reference, merchantGatewayId, amountMinor, fees, currency, card } = request;
     const fingerprint = hash(
       JSON.stringify([
         merchantGatewayId,
         amountMinor.toString(),
         currency,
+        feesKey(fees),
         hash(card.pan),
         card.expMonth,
         card.expYear,
@@ -167,7 +172,7 @@ export class SandboxGateway extends PaymentGateway {
         (cardNumberProblem(card.pan) !== null ? 'invalid_card_number' : null) ??
         this.expiryRefusal(card.expMonth, card.expYear);
       if (refusal) return { result: { outcome: 'DECLINED', declineCode: refusal } };
-      const trigger = centsTrigger(amountMinor);
+      const trigger = centsTrigger(baseOf(amountMinor, fees, currency));
       if (trigger !== 'approve' && trigger !== 'unknown_then_approved') {
         return { result: { outcome: 'DECLINED', declineCode: trigger } };
       }
@@ -187,9 +192,16 @@ export class SandboxGateway extends PaymentGateway {
   }
 
   async achDebit(request: AchDebitRequest): Promise<AchDebitResult> {
-    const { reference, routingNumber, accountNumber, accountType, amountMinor, secCode } = request;
+    const { reference, routingNumber, accountNumber, accountType, amountMinor, fees, secCode } = request;
     const fingerprint = hash(
-      JSON.stringify([routingNumber, hash(accountNumber), accountType, amountMinor.toString(), secCode]),
+      JSON.stringify([
+        routingNumber,
+        hash(accountNumber),
+        accountType,
+        amountMinor.toString(),
+        feesKey(fees),
+        secCode,
+      ]),
     );
     return this.once('achDebit', reference, fingerprint, () => {
       const refusal =
@@ -197,7 +209,7 @@ export class SandboxGateway extends PaymentGateway {
         (isAbaRoutingNumber(routingNumber) ? null : 'invalid_routing_number') ??
         (/^[0-9]{1,17}$/.test(accountNumber) ? null : 'invalid_account_number');
       if (refusal) return { result: { outcome: 'DECLINED', declineCode: refusal } };
-      const trigger = centsTrigger(amountMinor);
+      const trigger = centsTrigger(baseOf(amountMinor, fees));
       if (trigger !== 'approve' && trigger !== 'unknown_then_approved') {
         return { result: { outcome: 'DECLINED', declineCode: trigger } };
       }
@@ -298,6 +310,19 @@ export class SandboxGateway extends PaymentGateway {
 
 function amountRefusal(amountMinor: bigint): DeclineCode | null {
   return amountMinor > 0n ? null : 'invalid_amount';
+}
+
+/** The amount before fees: what the partner asked for. */
+function baseOf(amountMinor: bigint, fees: ChargeFees, currency = 'USD'): bigint {
+  return subtractMinor(
+    amountMinor,
+    sumMinor([fees.surchargeMinor, fees.convenienceFeeMinor], currency),
+    currency,
+  );
+}
+
+function feesKey(fees: ChargeFees): string {
+  return `${fees.surchargeMinor}+${fees.convenienceFeeMinor}`;
 }
 
 /** The last two digits of the minor units: the cents for USD, the only currency. */

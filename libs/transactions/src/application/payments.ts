@@ -336,11 +336,16 @@ export class Payments {
     const instrument = t.vaultToken ? await this.vault.reveal(t.partnerId, t.vaultToken) : null;
     if (!instrument) return { outcome: 'DECLINED', declineCode: 'invalid_card_number' };
     const amountMinor = totalMinor(t);
+    const fees = {
+      surchargeMinor: BigInt(t.surchargeMinor),
+      convenienceFeeMinor: BigInt(t.convenienceFeeMinor),
+    };
     if (instrument.kind === 'card') {
       return this.gateway.authorizeAndCapture({
         reference: t.id,
         merchantGatewayId: t.merchantId,
         amountMinor,
+        fees,
         currency: t.currency,
         card: {
           pan: instrument.pan,
@@ -357,6 +362,7 @@ export class Payments {
       accountNumber: instrument.accountNumber,
       accountType: instrument.accountType,
       amountMinor,
+      fees,
       secCode: (t.secCode ?? 'WEB') as 'WEB' | 'PPD' | 'CCD' | 'TEL',
     });
     return ach.outcome === 'SUBMITTED' ? approvedWithout(ach.gatewayTransactionId) : ach;
