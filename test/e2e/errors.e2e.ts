@@ -50,6 +50,12 @@ describe('errors: problem+json for every failure', () => {
       expectNoCors(res.headers);
     });
 
+    it('answers a path that is not valid percent-encoding with 400 problem+json and a request id', async () => {
+      const res = await raw('GET', '/merchants/%ZZ', undefined);
+      const body = expectProblemDetails(res, { status: 400, code: 'validation_error', title: 'Bad Request' });
+      expect(body.errors).toEqual([{ field: 'request', message: expect.any(String) }]);
+    });
+
     it('answers an unknown path below a known one with 404, not 405', async () => {
       const res = await platform().operator.get(`/platform/partners/${randomUUID()}/nothing-here`);
       expectProblemDetails(res, { status: 404, code: 'not_found', title: 'Not Found' });
@@ -120,6 +126,75 @@ describe('errors: problem+json for every failure', () => {
       });
       expect(body.detail).toContain('application/json');
       expect(await partnerCount()).toBe(before);
+    });
+
+    it('answers a body nested deeper than 32 levels with 400 validation_error (not a stack overflow) and creates nothing', async () => {
+      const before = await partnerCount();
+      for (const depth of [33, 20_000]) {
+        const text = `{"name":"Deep","contact_email":"d@example.test","contact_name":"D","dba":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+        const res = await raw('POST', '/platform/partners', text, { 'content-type': 'application/json' });
+        const body = expectProblemDetails(res, {
+          status: 400,
+          code: 'validation_error',
+          title: 'Bad Request',
+        });
+        expect(body.errors).toEqual([{ field: 'body', message: 'must not nest deeper than 32 levels' }]);
+      }
+      expect(await partnerCount()).toBe(before);
+    });
+
+    it.each([
+      ['a lone high surrogate', '"Ada\\ud800"'],
+      ['a lone low surrogate', '"\\udc00Ada"'],
+      ['U+0000', '"Ada\\u0000"'],
+    ])(
+      'answers text holding %s with 400 validation_error naming the field, never a 500',
+      async (_, value) => {
+        const before = await partnerCount();
+        const text = `{"name":"Text","contact_email":"t@example.test","contact_name":${value}}`;
+        const res = await raw('POST', '/platform/partners', text, { 'content-type': 'application/json' });
+        const body = expectProblemDetails(res, {
+          status: 400,
+          code: 'validation_error',
+          title: 'Bad Request',
+        });
+        expect(body.errors).toEqual([
+          { field: 'contact_name', message: 'must be valid Unicode text (no unpaired surrogate, no U+0000)' },
+        ]);
+        expect(await partnerCount()).toBe(before);
+      },
+    );
+
+    it('takes a surrogate pair (an emoji) as the text it is', async () => {
+      const text = `{"name":"Emoji \\ud83d\\ude00 Inc","contact_email":"e@example.test","contact_name":"Eve"}`;
+      const res = await raw('POST', '/platform/partners', text, { 'content-type': 'application/json' });
+      expect(res.status).toBe(201);
+      expect((res.body as { name: string }).name).toBe('Emoji \u{1F600} Inc');
+    });
+
+    it('an action that takes no body refuses one with fields (400 naming them) and does nothing', async () => {
+      const partner = await platform().newPartner();
+      const merchant = await partner.client.post('/merchants', {
+        business_name: 'Bodyless Cafe',
+        contact_email: 'owner@bodyless.test',
+        contact_name: 'Sam Lee',
+        merchant_category_code: '5812',
+      });
+      expect(merchant.status).toBe(201);
+      const submit = await partner.client.post(`/merchants/${merchant.body.id}/submit`, { note: 'please' });
+      const body = expectProblemDetails(submit, {
+        status: 400,
+        code: 'validation_error',
+        title: 'Bad Request',
+      });
+      expect(body.errors).toEqual([
+        { field: 'note', message: 'is not a field of this action (it takes no body)' },
+      ]);
+      expect((await partner.client.get(`/merchants/${merchant.body.id}`)).body.state).toBe('DRAFT');
+      // No body, or an empty object, is the action.
+      const done = await partner.client.post(`/merchants/${merchant.body.id}/submit`, {});
+      expect(done.status).toBe(200);
+      expect(done.body.state).toBe('SUBMITTED');
     });
 
     it('accepts application/json with a charset parameter', async () => {

@@ -208,7 +208,7 @@ describe('merchant fees and settlement bank verification', () => {
         await other.client.call(
           method,
           `/merchants/${merchant.id}/${path}`,
-          method === 'GET' ? {} : { body: PROFILE },
+          method === 'PUT' ? { body: PROFILE } : {},
         ),
         404,
         'merchant_not_found',

@@ -13,6 +13,7 @@ import { SealedBox } from '../../../libs/platform/src/crypto/sealed-box';
 import { RateLimiter } from '../../../libs/platform/src/auth/rate-limiter';
 import { RouteTable } from '../../../libs/platform/src/http/route-table';
 import { IdempotencyInterceptor } from '../../../libs/platform/src/idempotency/idempotency.interceptor';
+import { BodylessRouteInterceptor } from '../../../libs/platform/src/http/bodyless-route.interceptor';
 import { IdempotencyStore } from '../../../libs/platform/src/idempotency/idempotency-store';
 import { LOGGER } from '../../../libs/platform/src/logging/logger.token';
 import { CursorCodec } from '../../../libs/platform/src/pagination/pagination';
@@ -92,9 +93,11 @@ export class AppModule {
       controllers: [HealthController, PlatformOpsController, SystemStatusController],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
-        // Order per request: guard (who, may they, how often) → idempotency → validation → handler.
+        // Order per request: guard (who, may they, how often) → idempotency → a bodyless action's
+        // stray fields → validation → handler.
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: BodylessRouteInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };

@@ -4,10 +4,13 @@ import { createServer } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../../libs/platform/src/config/config';
-import { refuseNonJsonBody } from '../../../libs/platform/src/http/content-type';
+import { refuseDefectiveBody, refuseNonJsonBody } from '../../../libs/platform/src/http/content-type';
 import { RouteTable } from '../../../libs/platform/src/http/route-table';
 import { NestPinoLogger } from '../../../libs/platform/src/logging/logger';
+import { ProblemException, sendProblem } from '../../../libs/platform/src/problem/problem.filter';
+import { problem } from '../../../libs/platform/src/problem/problem';
 import { AppModule } from './app.module';
 import { startInfrastructure, stopInfrastructure, type Infrastructure } from './infrastructure';
 
@@ -56,6 +59,20 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
       maxParamLength: 256,
       return503OnClosing: true,
       forceCloseConnections: 'idle',
+      // Errors Fastify raises before routing (a path that is not valid percent-encoding, a bad
+      // content-type header) answer in the API's own problem+json form, with the request id.
+      frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+        reply.header('x-request-id', request.id);
+        sendProblem(
+          reply,
+          request,
+          new ProblemException(
+            problem(400, 'validation_error', `the request is malformed: ${error.message}`, {
+              errors: [{ field: 'request', message: error.message }],
+            }),
+          ),
+        );
+      },
     });
     const routes = new RouteTable();
     // Before Nest registers its routes, so the table sees every one of them (for 405 answers).
@@ -67,6 +84,7 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     const fastify = app.getHttpAdapter().getInstance();
     // JSON bodies only: any other media type is 415 before its body is read.
     fastify.addHook('onRequest', async (request) => refuseNonJsonBody(request));
+    fastify.addHook('preValidation', async (request) => refuseDefectiveBody(request));
     fastify.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id);
     });

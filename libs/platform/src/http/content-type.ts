@@ -37,3 +37,58 @@ export function refuseNonJsonBody(request: FastifyRequest): void {
     ),
   );
 }
+
+/** No request of this API nests deeper (level 3 data line items are the deepest, at 4). */
+export const MAX_BODY_DEPTH = 32;
+
+/** A lone UTF-16 surrogate (half of a pair), or U+0000: text PostgreSQL refuses to store. */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what it looks for
+const UNSTORABLE_TEXT = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/;
+
+export type BodyDefect =
+  | { kind: 'too_deep' }
+  /** `field` is the JSON path of the string, e.g. `address.line1` or `custom_fields[0].value`. */
+  | { kind: 'unstorable_text'; field: string };
+
+/**
+ * What no handler can be trusted to catch in a parsed JSON body, found without recursion:
+ * nesting deeper than {@link MAX_BODY_DEPTH} (20,000 nested arrays fit well under the 1 MiB limit
+ * and would overflow the stack of any recursive walk, such as the idempotency fingerprint), and a
+ * string (value or key) holding a lone surrogate or U+0000 (valid JSON escapes that PostgreSQL
+ * refuses to store, which would surface as a 500 after validation passed).
+ */
+export function bodyDefect(body: unknown): BodyDefect | null {
+  const stack: [unknown, number, string][] = [[body, 0, '']];
+  while (stack.length > 0) {
+    const [node, depth, path] = stack.pop()!;
+    if (typeof node === 'string') {
+      if (UNSTORABLE_TEXT.test(node)) return { kind: 'unstorable_text', field: path || 'body' };
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    if (depth + 1 > MAX_BODY_DEPTH) return { kind: 'too_deep' };
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => stack.push([child, depth + 1, `${path}[${i}]`]));
+      continue;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      const at = path ? `${path}.${key}` : key;
+      if (UNSTORABLE_TEXT.test(key)) return { kind: 'unstorable_text', field: at };
+      stack.push([child, depth + 1, at]);
+    }
+  }
+  return null;
+}
+
+/** 400 `validation_error` for a {@link bodyDefect}, before any handler or interceptor walks the body. */
+export function refuseDefectiveBody(request: FastifyRequest): void {
+  const defect = bodyDefect(request.body);
+  if (!defect) return;
+  const [field, message] =
+    defect.kind === 'too_deep'
+      ? ['body', `must not nest deeper than ${MAX_BODY_DEPTH} levels`]
+      : [defect.field, 'must be valid Unicode text (no unpaired surrogate, no U+0000)'];
+  throw new ProblemException(
+    problem(400, 'validation_error', `${field} ${message}`, { errors: [{ field, message }] }),
+  );
+}
