@@ -194,17 +194,22 @@ describe('hosted payment page sessions: create, read, cancel, expiry', () => {
       });
     });
 
-    it('customer_entered on an iframe, authorization capture: no amount and no fees until the payer submits', async () => {
+    it('customer_entered on an iframe: no amount and no fees until the payer submits; authorization capture is 501', async () => {
+      expectProblem(
+        await create({ merchant_id: surcharged, amount: '5.00', capture_mode: 'authorization' }),
+        501,
+        'not_implemented',
+      );
       const res = await create({
         merchant_id: surcharged,
         amount_mode: 'customer_entered',
         rendering_mode: 'iframe',
-        capture_mode: 'authorization',
+        capture_mode: 'sale',
       });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
         rendering_mode: 'iframe',
-        capture_mode: 'authorization',
+        capture_mode: 'sale',
         amount_mode: 'customer_entered',
         amount: null,
         surcharge_amount: null,

@@ -186,6 +186,10 @@ describe('POST /transactions: card and ACH on one endpoint', () => {
   it('refuses bad requests before anything is written', async () => {
     expectValidationError(await sale({ amount: 25 }), ['amount']);
     expectValidationError(await sale({ amount: '0.00' }), ['amount']);
+    // "2500" reads exactly like integer cents: the spec wants a decimal string with a point.
+    const cents = await sale({ amount: '2500' });
+    expectValidationError(cents, ['amount']);
+    expect(cents.body.errors[0].message).toContain('never integer cents');
     expectValidationError(await sale({ colour: 'red' }), ['colour']);
     expectValidationError(await sale({ use_type: 'SOMETIMES' }), ['use_type']);
     expectValidationError(await sale({ type: 'TELEPORT' }), ['type']);

@@ -12,7 +12,7 @@ import { SANDBOX_ROUTING_NUMBER, SandboxGateway } from './sandbox-gateway';
 const NOW = new Date('2025-03-15T12:00:00.000Z');
 
 function usd(amount: string): bigint {
-  const parsed = parseAmount(amount);
+  const parsed = parseAmount(amount, 'USD', { pointOptional: true });
   if (!parsed.ok) throw new Error(`bad amount ${amount}`);
   return parsed.minor;
 }

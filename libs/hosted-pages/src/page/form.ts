@@ -317,7 +317,8 @@ export function parseEnteredAmount(typed: string, currency: string): Checked<big
   if (value === '') return refuse('Enter the amount to pay.');
   const max = maxEnteredAmountMinor(currency);
   if (max === null) return refuse(`Payments in ${currency} cannot be taken on this page.`);
-  const parsed = parseAmount(value, currency);
+  // A payer types "25": whole units are fine here (the API's write surface wants the point).
+  const parsed = parseAmount(value, currency, { pointOptional: true });
   if (!parsed.ok) {
     return refuse(
       parsed.problem === 'too_many_decimals'

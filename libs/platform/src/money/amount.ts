@@ -1,29 +1,43 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
 
 /**
- * Amounts on the wire are decimal strings (spec "What the service does" rule 7): digits, and
- * for a currency with minor units a point and at most that many decimals ("10", "10.5",
- * "10.50"). Never a JSON number, never exponent notation, no sign, no spaces. Inside, an amount
- * is an integer count of minor units (a bigint here; dinero.js does the arithmetic on them).
+ * Amounts on the wire are decimal strings (spec "What the service does" rule 7: "a string of
+ * digits with a decimal point, never integer cents"): digits, and for a currency with minor units
+ * a point and one up to that many decimals ("10.5", "10.50"). "10" is refused on the write
+ * surface: it reads exactly like integer cents, the mistake the rule is there to catch. Never a
+ * JSON number, never exponent notation, no sign, no spaces. Inside, an amount is an integer count
+ * of minor units (a bigint here; dinero.js does the arithmetic on them).
+ *
+ * Two places take whole units without a point (`pointOptional`): the list filters
+ * `amount_min`/`amount_max`, and the amount a payer types on a hosted page.
  */
 export const CURRENCY_EXPONENTS: Readonly<Record<string, number>> = { USD: 2 };
 
 const DECIMAL = /^(0|[1-9][0-9]{0,14})(?:\.([0-9]+))?$/;
 
-export type AmountProblem = 'not_a_string' | 'malformed' | 'too_many_decimals' | 'unknown_currency';
+export type AmountProblem =
+  | 'not_a_string'
+  | 'malformed'
+  | 'no_decimal_point'
+  | 'too_many_decimals'
+  | 'unknown_currency';
 
 export function parseAmount(
   value: unknown,
   currency = 'USD',
+  options: { pointOptional?: boolean } = {},
 ): { ok: true; minor: bigint } | { ok: false; problem: AmountProblem } {
   if (typeof value !== 'string') return { ok: false, problem: 'not_a_string' };
   const exponent = CURRENCY_EXPONENTS[currency];
   if (exponent === undefined) return { ok: false, problem: 'unknown_currency' };
   const match = DECIMAL.exec(value);
   if (!match) return { ok: false, problem: 'malformed' };
-  const decimals = match[2] ?? '';
-  if (decimals.length > exponent) return { ok: false, problem: 'too_many_decimals' };
-  return { ok: true, minor: BigInt(match[1] + decimals.padEnd(exponent, '0')) };
+  const decimals = match[2];
+  if (decimals === undefined && exponent > 0 && !options.pointOptional) {
+    return { ok: false, problem: 'no_decimal_point' };
+  }
+  if ((decimals ?? '').length > exponent) return { ok: false, problem: 'too_many_decimals' };
+  return { ok: true, minor: BigInt(match[1] + (decimals ?? '').padEnd(exponent, '0')) };
 }
 
 /** Minor units back to the wire form with exactly the currency's decimals ("1050" → "10.50"). */
@@ -44,6 +58,7 @@ export function amountProblemMessage(problem: AmountProblem): string {
 const MESSAGES: Record<AmountProblem, string> = {
   not_a_string: 'must be a decimal string such as "10.00", not a number',
   malformed: 'must be a decimal string such as "10.00"',
+  no_decimal_point: 'must be a decimal string with a decimal point, such as "10.00" (never integer cents)',
   too_many_decimals: 'has more decimals than the currency allows',
   unknown_currency: 'has an unsupported currency',
 };

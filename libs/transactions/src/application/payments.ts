@@ -31,9 +31,7 @@ import {
   toLevel3Data,
   validateLevel2,
   validateLevel3,
-  validateRefundReason,
   toReversalReason,
-  validateReversalReason,
 } from '../domain/rules';
 import { totalMinor, type Transaction } from '../domain/transaction';
 import { TransactionNotFound, type FieldError } from '../domain/transaction-errors';
@@ -382,7 +380,7 @@ export class Payments {
       outcome = {
         kind: 'declined',
         declineCode: result.declineCode,
-        declineReason: declineReasonOf(result.declineCode),
+        declineReason: declineReasonOf(result.declineCode, t.rail),
       };
     } else if (t.rail === 'CARD' && (await this.avsDeclines(t, result.avsResponseCode, known.partner))) {
       // Approved by the issuer but refused by the partner's AVS policy: release the hold.
@@ -510,11 +508,6 @@ export class Payments {
     const parent = await this.transactions.getForPartner(request.parentTransactionId, context.partnerId);
     // A parent of another merchant reads like an unknown one.
     if (parent.merchantId !== merchant.id) throw new TransactionNotFound(parent.id);
-    const errors = [
-      ...(request.type === 'PARTIAL_REFUND' ? validateRefundReason(request.refundReason) : []),
-      ...(request.type === 'ACH_REVERSAL' ? validateReversalReason(request.reversalReason) : []),
-    ];
-    if (errors.length > 0) throw new TransactionRequestInvalid(errors);
     // The stored form: the code, and the description trimmed (null when blank).
     const reason =
       request.type === 'ACH_REVERSAL'

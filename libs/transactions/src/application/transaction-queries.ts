@@ -184,7 +184,7 @@ export function parseTransactionFilters(
   const amount = (name: 'amount_min' | 'amount_max'): bigint | null => {
     const value = single(name);
     if (value === undefined) return null;
-    const parsed = parseAmount(value, FILTER_CURRENCY);
+    const parsed = parseAmount(value, FILTER_CURRENCY, { pointOptional: true });
     if (parsed.ok) return parsed.minor;
     errors.push({
       field: name,

@@ -37,6 +37,20 @@ export const DECLINE_REASONS: Readonly<Record<string, string>> = {
   avs_mismatch: 'The billing address did not match the card issuer’s records.',
 };
 
-export function declineReasonOf(code: string): string {
-  return DECLINE_REASONS[code] ?? 'The payment was declined.';
+/**
+ * The sandbox answers an ACH debit with the card table's codes (CONTRACT §5 names no rail); the
+ * payer reads about their bank account, not a card.
+ */
+const ACH_DECLINE_REASONS: Readonly<Record<string, string>> = {
+  insufficient_funds: 'The bank account has insufficient funds.',
+  card_declined: 'The bank declined the debit.',
+  expired_card: 'The bank account cannot be debited.',
+};
+
+export function declineReasonOf(code: string, rail: 'CARD' | 'ACH' = 'CARD'): string {
+  return (
+    (rail === 'ACH' ? ACH_DECLINE_REASONS[code] : undefined) ??
+    DECLINE_REASONS[code] ??
+    'The payment was declined.'
+  );
 }

@@ -2,6 +2,8 @@ import { DomainError } from '../../../platform/src/problem';
 import { amountProblemMessage, parseAmount } from '../../../platform/src/money/amount';
 import { isUseType, type UseType } from '../../../vault/src/domain/stored-credential-states';
 import { isVaultTokenFormat } from '../../../vault/src/domain/vault-token';
+import { customFieldValuesFormErrors } from '../../../merchants/src/domain/custom-fields/custom-field-values';
+import { validateRefundReason, validateReversalReason } from './rules';
 import type { FieldError } from './transaction-errors';
 import {
   isFollowUpType,
@@ -179,7 +181,7 @@ export function parseTransactionRequest(body: unknown): TransactionRequest {
       customerId: uuid(body, 'customer_id', errors, false),
       taxMinor: taxAmount(body, currency, errors),
       secCode: t === 'ACH_DEBIT' ? secCode(body, errors) : null,
-      customFields: body.custom_fields ?? null,
+      customFields: customFields(body, errors),
       level2Data: body.level2_data ?? null,
       level3Data: body.level3_data ?? null,
     };
@@ -190,14 +192,32 @@ export function parseTransactionRequest(body: unknown): TransactionRequest {
       merchantId: merchantId ?? '',
       parentTransactionId: uuid(body, 'parent_transaction_id', errors, true) ?? '',
       amountMinor: t === 'PARTIAL_REFUND' ? amount(body, 'amount', 'USD', errors, true) : null,
-      refundReason: body.refund_reason ?? null,
-      reversalReason: body.reversal_reason,
+      // Their form is the body's form (400), checked before the merchant or parent is looked up.
+      refundReason:
+        t === 'PARTIAL_REFUND' ? checkedBy(validateRefundReason, body.refund_reason, errors) : null,
+      reversalReason:
+        t === 'ACH_REVERSAL' ? checkedBy(validateReversalReason, body.reversal_reason, errors) : null,
     };
   } else {
     throw new TransactionTypeReserved(t);
   }
   if (errors.length > 0) throw new TransactionRequestInvalid(errors);
   return request;
+}
+
+/** The value as given (null when absent), its form errors added to `errors`. */
+function checkedBy(
+  validate: (value: unknown) => FieldError[],
+  value: unknown,
+  errors: FieldError[],
+): unknown {
+  errors.push(...validate(value));
+  return value ?? null;
+}
+
+/** `custom_fields`' form (400); its values against the merchant's configuration come later (422). */
+function customFields(body: Record<string, unknown>, errors: FieldError[]): unknown {
+  return checkedBy(customFieldValuesFormErrors, body.custom_fields, errors);
 }
 
 function uuid(body: Record<string, unknown>, field: string, errors: FieldError[], required: boolean) {

@@ -15,6 +15,19 @@ export class HppSessionInvalid extends DomainError {
   }
 }
 
+/**
+ * 501 `not_implemented`: `capture_mode: authorization` would hold the payer's funds for a later
+ * capture, a card AUTHORIZATION, which the spec reserves (POST /transactions answers 501 too).
+ * Refused rather than accepted and then captured as a SALE.
+ */
+export class HppCaptureModeReserved extends DomainError {
+  readonly code = 'not_implemented';
+
+  constructor() {
+    super('capture_mode authorization is reserved: card AUTHORIZATION is not served; use capture_mode sale');
+  }
+}
+
 /** No such session, or one of another partner (404 `hpp_session_not_found`). */
 export class HppSessionNotFound extends NotFound {
   constructor(readonly sessionId: string) {

@@ -1,4 +1,4 @@
-import { HppSessionInvalid } from './session-errors';
+import { HppCaptureModeReserved, HppSessionInvalid } from './session-errors';
 import { parseSessionRequest, validateSessionRequest } from './session-request';
 
 const MERCHANT = '7b1d2c3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
@@ -286,5 +286,17 @@ describe('parseSessionRequest', () => {
         { field: 'merchant_id', message: 'is required' },
       ],
     });
+  });
+
+  it('a well-formed card session with capture_mode authorization is 501: card AUTHORIZATION is reserved', () => {
+    expect(() => parseSessionRequest({ ...base, capture_mode: 'authorization' })).toThrow(
+      HppCaptureModeReserved,
+    );
+    expect(new HppCaptureModeReserved().code).toBe('not_implemented');
+    // Broken fields are still 400 first.
+    expect(() => parseSessionRequest({ ...base, capture_mode: 'authorization', extra: 1 })).toThrow(
+      HppSessionInvalid,
+    );
+    expect(parseSessionRequest({ ...base, capture_mode: 'sale' }).captureMode).toBe('sale');
   });
 });

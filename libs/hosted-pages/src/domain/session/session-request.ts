@@ -1,6 +1,6 @@
-import { CURRENCY_EXPONENTS, parseAmount, type AmountProblem } from '../../../../platform/src/money/amount';
+import { CURRENCY_EXPONENTS, amountProblemMessage, parseAmount } from '../../../../platform/src/money/amount';
 import { USE_TYPES, type UseType } from '../../../../vault/src/domain/stored-credential-states';
-import { HppSessionInvalid, type FieldError } from './session-errors';
+import { HppCaptureModeReserved, HppSessionInvalid, type FieldError } from './session-errors';
 import {
   AMOUNT_MODES,
   CAPTURE_MODES,
@@ -39,7 +39,8 @@ import {
  *    `frequency` (daily … annually) required; `interval` integer ≥ 1 (default 1);
  *    `number_of_payments` integer ≥ 2 or omitted (open-ended); `initial_charge_amount`, when
  *    given, must equal `amount` (the page charges `amount` now).
- * 6. `capture_mode: authorization` is card only. `customer_id` is a UUID (that it belongs to the
+ * 6. `capture_mode: authorization` is card only, and a well-formed card one is 501
+ *    (HppCaptureModeReserved: card AUTHORIZATION is reserved). `customer_id` is a UUID (that it belongs to the
  *    merchant is the handler's check). `custom_fields`: at most 20 `{name, value}` strings, names
  *    non-blank (≤ 64) and distinct, values ≤ 255 characters; the merchant's field definitions
  *    are checked by the handler.
@@ -108,13 +109,6 @@ export const CUSTOM_FIELD_LIMITS = { maxFields: 20, nameMax: 64, valueMax: 255 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const AMOUNT_MESSAGES: Record<AmountProblem, string> = {
-  not_a_string: 'must be a decimal string such as "10.00", not a number',
-  malformed: 'must be a decimal string such as "10.00"',
-  too_many_decimals: 'has more decimals than the currency allows',
-  unknown_currency: 'has an unsupported currency',
-};
-
 type Body = Record<string, unknown>;
 const isObject = (value: unknown): value is Body =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -155,7 +149,7 @@ class Reader {
   amount(field: string, value: unknown, currency: string): bigint | null {
     if (!present(value)) return this.fail(field, 'is required') ?? null;
     const parsed = parseAmount(value, currency);
-    if (!parsed.ok) return this.fail(field, AMOUNT_MESSAGES[parsed.problem]) ?? null;
+    if (!parsed.ok) return this.fail(field, amountProblemMessage(parsed.problem)) ?? null;
     if (parsed.minor <= 0n) return this.fail(field, 'must be greater than zero') ?? null;
     return parsed.minor;
   }
@@ -353,5 +347,6 @@ export function validateSessionRequest(body: unknown): FieldError[] {
 export function parseSessionRequest(body: unknown): HppSessionRequest {
   const { errors, request } = read(body);
   if (errors.length > 0 || request === null) throw new HppSessionInvalid(errors);
+  if (request.captureMode === 'authorization') throw new HppCaptureModeReserved();
   return request;
 }

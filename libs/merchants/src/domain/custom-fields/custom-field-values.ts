@@ -77,17 +77,47 @@ function askedOn(field: CustomFieldDefinition, surface: CustomFieldValueSurface)
   return field[surface].visible && !field[surface].readOnly;
 }
 
+/**
+ * The form of a `custom_fields` list, without a merchant's configuration: absent or null, or an
+ * array of at most {@link CUSTOM_FIELD_VALUES_MAX} entries, each exactly `{name: string, value:
+ * string}`. A request parser answers these as a malformed body (400) before any lookup; what
+ * remains for {@link validateCustomFieldValues} is the configuration's rules (422).
+ */
+export function customFieldValuesFormErrors(values: unknown): FieldError[] {
+  if (values == null) return [];
+  if (!Array.isArray(values))
+    return [{ field: 'custom_fields', message: 'must be an array of {name, value}' }];
+  if (values.length > CUSTOM_FIELD_VALUES_MAX) {
+    return [{ field: 'custom_fields', message: `must have at most ${CUSTOM_FIELD_VALUES_MAX} entries` }];
+  }
+  const errors: FieldError[] = [];
+  values.forEach((entry, index) => {
+    const path = `custom_fields[${index}]`;
+    if (!isObject(entry)) {
+      errors.push({ field: path, message: 'must be an object with name and value' });
+      return;
+    }
+    for (const key of Object.keys(entry)) {
+      if (!VALUE_KEYS.includes(key)) errors.push({ field: `${path}.${key}`, message: 'is not allowed' });
+    }
+    for (const key of VALUE_KEYS) {
+      const value = entry[key];
+      if (typeof value !== 'string') {
+        errors.push({ field: `${path}.${key}`, message: value == null ? 'is required' : 'must be a string' });
+      }
+    }
+  });
+  return errors;
+}
+
 export function validateCustomFieldValues(
   state: Configuration,
   values: unknown,
   surface: CustomFieldValueSurface,
 ): FieldError[] {
-  const entries: unknown[] = values == null ? [] : (values as unknown[]);
-  if (!Array.isArray(entries))
-    return [{ field: 'custom_fields', message: 'must be an array of {name, value}' }];
-  if (entries.length > CUSTOM_FIELD_VALUES_MAX) {
-    return [{ field: 'custom_fields', message: `must have at most ${CUSTOM_FIELD_VALUES_MAX} entries` }];
-  }
+  const formErrors = customFieldValuesFormErrors(values);
+  if (formErrors.length > 0) return formErrors;
+  const entries = (values ?? []) as { name: string; value: string }[];
   const errors: FieldError[] = [];
   /** Indexes of the entries naming each field, and which of them are non-blank. */
   const seen = new Map<CustomFieldDefinition, { indexes: number[]; blank: number[]; filled: number }>();
@@ -96,17 +126,7 @@ export function validateCustomFieldValues(
     const path = `custom_fields[${index}]`;
     const fail = (key: 'name' | 'value', message: string) =>
       errors.push({ field: `${path}.${key}`, message });
-    if (!isObject(entry)) {
-      errors.push({ field: path, message: 'must be an object with name and value' });
-      return;
-    }
-    for (const key of Object.keys(entry)) {
-      if (!VALUE_KEYS.includes(key)) errors.push({ field: `${path}.${key}`, message: 'is not allowed' });
-    }
     const { name, value } = entry;
-    if (typeof value !== 'string') fail('value', value == null ? 'is required' : 'must be a string');
-    if (typeof name !== 'string') return fail('name', name == null ? 'is required' : 'must be a string');
-
     const field = findCustomField(state, name);
     if (!field) return fail('name', 'is not a custom field of this merchant');
     if (!field.isEnabled) return fail('name', 'is not enabled for this merchant');
@@ -119,7 +139,6 @@ export function validateCustomFieldValues(
     const record = seen.get(field) ?? { indexes: [], blank: [], filled: 0 };
     seen.set(field, record);
     record.indexes.push(index);
-    if (typeof value !== 'string') return;
     const trimmed = value.trim();
     if (trimmed === '') {
       record.blank.push(index);

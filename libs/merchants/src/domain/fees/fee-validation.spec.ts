@@ -50,7 +50,7 @@ describe('fee profile', () => {
       card_rate_bps: 190,
       cost_of_acceptance_bps: 260,
       ach_fee_cap: null,
-      card_fixed_fee: '0',
+      card_fixed_fee: '0.0',
     });
     expect(parsed).toMatchObject({
       ok: true,
@@ -73,7 +73,7 @@ describe('fee profile', () => {
         card_fixed_fee: '10.00',
         ach_fixed_fee: '0.00',
         ach_fee_cap: '1000.00',
-        monthly_fee: '1000',
+        monthly_fee: '1000.0',
       }),
     ).toEqual([]);
   });
@@ -223,7 +223,7 @@ describe('convenience fee', () => {
         ...PERCENT,
         applies_to: ['ach', 'card'],
         min_amount: '1.00',
-        max_amount: '10',
+        max_amount: '10.0',
         currency: 'USD',
       }),
     ).toMatchObject({

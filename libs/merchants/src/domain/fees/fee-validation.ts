@@ -34,6 +34,7 @@ export const MAX_SURCHARGE_REQUEST_BPS = 10_000;
 const MONEY_MESSAGES = {
   not_a_string: 'must be a decimal string such as "2.50", not a number',
   malformed: 'must be a decimal string such as "2.50"',
+  no_decimal_point: 'must be a decimal string with a decimal point, such as "2.50" (never integer cents)',
   too_many_decimals: 'must have at most 2 decimals',
   unknown_currency: 'has an unsupported currency',
 } as const;

@@ -148,7 +148,7 @@ describe('fee profile', () => {
         setProfile({
           effective_date: '2026-10-01',
           monthly_fee: '9.95',
-          ach_fee_cap: '5',
+          ach_fee_cap: '5.0',
           ach_fixed_fee: '0.25',
           ach_rate_bps: 80,
           card_fixed_fee: '0.3',

@@ -407,7 +407,7 @@ describe('toLevel3Data', () => {
       destination_zip: '10001',
       destination_country_code: 'USA',
       ship_from_zip: null,
-      freight_amount: '5',
+      freight_amount: '5.0',
       line_items: [
         {
           tax_rate: '8.2500',
@@ -458,7 +458,7 @@ describe('toLevel3Data', () => {
 
   it('keeps every given field, amounts with two decimals', () => {
     const stored = toLevel3Data(
-      level3({ line_items: [line({ discount_amount: '1' })] }) as unknown as Level3DataInput,
+      level3({ line_items: [line({ discount_amount: '1.0' })] }) as unknown as Level3DataInput,
     );
     expect(stored.line_items[0]).toEqual({ ...line(), discount_amount: '1.00' });
     expect(stored.duty_amount).toBe('1.00');

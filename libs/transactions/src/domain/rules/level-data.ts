@@ -1,4 +1,4 @@
-import { formatAmount, parseAmount, type AmountProblem } from '../../../../platform/src/money/amount';
+import { amountProblemMessage, formatAmount, parseAmount } from '../../../../platform/src/money/amount';
 import { compareMinor, percentOfMinor, subtractMinor, sumMinor } from '../../../../platform/src/money/money';
 import { formatScaledDecimal, parseScaledDecimal, type DecimalProblem } from './decimal';
 import type { FieldError } from './field-error';
@@ -131,17 +131,10 @@ function pattern(regex: RegExp, message: string, max = Infinity): FieldRule {
   return { kind: 'text', check };
 }
 
-const AMOUNT_MESSAGES: Record<AmountProblem, string> = {
-  not_a_string: 'must be a decimal string such as "10.00", not a number',
-  malformed: 'must be a decimal string such as "10.00"',
-  too_many_decimals: 'has more decimals than the currency allows',
-  unknown_currency: 'has an unsupported currency',
-};
-
 function money(required = false): FieldRule {
   const check: Check = (value, currency) => {
     const parsed = parseAmount(value, currency);
-    return parsed.ok ? null : AMOUNT_MESSAGES[parsed.problem];
+    return parsed.ok ? null : amountProblemMessage(parsed.problem);
   };
   return { kind: 'money', check, required };
 }

@@ -6,11 +6,16 @@ import {
 } from './reversal-reason';
 
 describe('reversal_reason', () => {
-  it.each(REVERSAL_REASON_CODES)('accepts %s with or without a description', (code) => {
-    expect(validateReversalReason({ code })).toEqual([]);
-    expect(validateReversalReason({ code, description: 'sent twice by the batch job' })).toEqual([]);
-    expect(isReversalReasonCode(code)).toBe(true);
-  });
+  it.each(REVERSAL_REASON_CODES)(
+    'accepts %s with a description, and only with one (CONTRACT §5a)',
+    (code) => {
+      expect(validateReversalReason({ code, description: 'sent twice by the batch job' })).toEqual([]);
+      expect(validateReversalReason({ code })).toEqual([
+        { field: 'reversal_reason.description', message: 'is required' },
+      ]);
+      expect(isReversalReasonCode(code)).toBe(true);
+    },
+  );
 
   it('is required', () => {
     expect(validateReversalReason(undefined)).toEqual([{ field: 'reversal_reason', message: 'is required' }]);
@@ -24,9 +29,11 @@ describe('reversal_reason', () => {
   });
 
   it('requires a known code', () => {
-    expect(validateReversalReason({})).toEqual([{ field: 'reversal_reason.code', message: 'is required' }]);
+    expect(validateReversalReason({ description: 'x' })).toEqual([
+      { field: 'reversal_reason.code', message: 'is required' },
+    ]);
     for (const code of ['DUPLICATE_ENTRY', 'customer_requested', 1, '']) {
-      expect(validateReversalReason({ code })).toEqual([
+      expect(validateReversalReason({ code, description: 'x' })).toEqual([
         {
           field: 'reversal_reason.code',
           message: 'must be one of duplicate_entry, wrong_receiver, wrong_amount, wrong_date',
@@ -37,7 +44,7 @@ describe('reversal_reason', () => {
 
   it('checks the description after trimming', () => {
     const at = (description: unknown) => validateReversalReason({ code: 'wrong_amount', description });
-    expect(at(null)).toEqual([]);
+    expect(at(null)).toEqual([{ field: 'reversal_reason.description', message: 'is required' }]);
     expect(at(`  ${'x'.repeat(200)}  `)).toEqual([]);
     expect(at('   ')).toEqual([{ field: 'reversal_reason.description', message: 'must not be blank' }]);
     expect(at('x'.repeat(201))).toEqual([
@@ -50,9 +57,9 @@ describe('reversal_reason', () => {
   });
 
   it('refuses unknown keys and honours the path', () => {
-    expect(validateReversalReason({ code: 'wrong_date', reason: 'x' }, 'body.reversal_reason')).toEqual([
-      { field: 'body.reversal_reason.reason', message: 'is not a known field' },
-    ]);
+    expect(
+      validateReversalReason({ code: 'wrong_date', description: 'x', reason: 'x' }, 'body.reversal_reason'),
+    ).toEqual([{ field: 'body.reversal_reason.reason', message: 'is not a known field' }]);
   });
 
   it('normalises to the stored form', () => {

@@ -48,7 +48,8 @@ function codeMessage(value: unknown): string | null {
 }
 
 function descriptionMessage(value: unknown): string | null {
-  if (isAbsent(value)) return null;
+  // CONTRACT §5a gives the reason as `{code, description}`, both parts required.
+  if (isAbsent(value)) return 'is required';
   if (typeof value !== 'string') return 'must be a string';
   const trimmed = value.trim();
   if (trimmed === '') return 'must not be blank';
