@@ -111,8 +111,26 @@ describe('compliance documents and the HIPAA BAA template', () => {
 
     const list = await partner.client.get(docs(merchant.id));
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ data: [second.body, first.body] });
+    expect(list.body).toEqual({
+      data: [second.body, first.body],
+      pagination: { next_cursor: null, has_more: false, total_count: 2 },
+    });
     expect(JSON.stringify(list.body)).not.toContain(pdf.toString('base64'));
+    // Paged like every list: one at a time, newest first, then the rest by the cursor.
+    const one = await partner.client.get(`${docs(merchant.id)}?page_size=1`);
+    expect(one.body).toMatchObject({
+      data: [second.body],
+      pagination: { has_more: true, total_count: 2, next_cursor: expect.any(String) },
+    });
+    const rest = await partner.client.get(
+      `${docs(merchant.id)}?page_size=1&cursor=${encodeURIComponent(one.body.pagination.next_cursor)}`,
+    );
+    expect(rest.body).toEqual({
+      data: [first.body],
+      pagination: { next_cursor: null, has_more: false, total_count: 2 },
+    });
+    expectValidationError(await partner.client.get(`${docs(merchant.id)}?page_size=0`), ['page_size']);
+    expectValidationError(await partner.client.get(`${docs(merchant.id)}?cursor=forged`), ['cursor']);
 
     // At rest: sealed, bound to the merchant and the document; the plaintext is in no column.
     const rows = await sealedRows(merchant.id);

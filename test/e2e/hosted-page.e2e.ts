@@ -105,7 +105,7 @@ describe('the hosted page (HTTP)', () => {
     const fifth = await post(s.hpp_url, card(csrfOf(html)));
     expect(fifth.status).toBe(303);
     const read = await partner.client.get(`/hpp/sessions/${s.id}`);
-    expect(read.body).toMatchObject({ state: 'LOCKED', last_attempt: { reason: 'insufficient_funds' } });
+    expect(read.body).toMatchObject({ state: 'CANCELLED', last_attempt: { reason: 'insufficient_funds' } });
     const page = await fetch(`${s.hpp_url}/result`);
     expect(await page.text()).toContain('data-outcome="locked"');
   });

@@ -263,7 +263,7 @@ export class HostedCheckout {
       { type: 'RecordHppSessionFailedAttempt', sessionId: session.id, reason },
       this.metadata(session, requestId, `attempt:${session.failedAttempts}`),
     );
-    return after?.state === 'LOCKED';
+    return after?.lockedOut === true;
   }
 
   private async execute(command: SessionCommandInput, metadata: EventMetadata): Promise<HppSession | null> {

@@ -90,8 +90,9 @@ export class HostedPageController {
     const state = effectiveState(s, this.clock.now());
     if (state === 'PENDING') return reply.redirect(this.sessions.urls(sessionId).hppUrl, 303);
     if (state === 'EXPIRED') return this.result(reply, 410, context, { outcome: 'expired' });
+    // The lockout ends a session CANCELLED (CONTRACT §8's states); the payer is told why.
+    if (state === 'CANCELLED' && s.lockedOut) return this.result(reply, 403, context, { outcome: 'locked' });
     if (state === 'CANCELLED') return this.result(reply, 410, context, { outcome: 'cancelled' });
-    if (state === 'LOCKED') return this.result(reply, 403, context, { outcome: 'locked' });
     const card = s.card ? { brand: s.card.brand, last4: s.card.last4 } : undefined;
     const bank = s.bank ? { accountLast4: s.bank.accountLast4, accountType: s.bank.accountType } : undefined;
     if (!s.transactionId) return this.result(reply, 200, context, { outcome: 'saved', card, bank });

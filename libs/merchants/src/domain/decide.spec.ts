@@ -455,6 +455,17 @@ describe('rejection and resubmission', () => {
     'fail_underwriting',
   ];
 
+  it('fail_underwriting without a reason still sets one (spec: code and reason are set)', () =>
+    given(historyTo('UNDERWRITING'))
+      .when({ type: 'FailMerchantUnderwriting', merchantId: ID, at: T1 })
+      .thenState((merchant) =>
+        expect(merchant).toMatchObject({
+          state: 'REJECTED',
+          rejectionReasonCode: 'REJ_001',
+          rejectionReason: 'Underwriting did not pass.',
+        }),
+      ));
+
   it('fail_underwriting without a code uses REJ_001', () =>
     given(historyTo('UNDERWRITING'))
       .when({ type: 'FailMerchantUnderwriting', merchantId: ID, rejectionReason: 'thin file', at: T1 })

@@ -27,6 +27,7 @@ import {
 import {
   DEFAULT_MERCHANT_CHANNEL,
   DEFAULT_REJECTION_REASON_CODE,
+  DEFAULT_UNDERWRITING_REJECTION_REASON,
   DEFAULT_RESUBMISSION_LIMIT,
   ENVELOPE_DECLINED_REASON_CODE,
   nextMerchantState,
@@ -332,7 +333,8 @@ function decideLifecycle(command: MerchantCommand, merchant: MerchantStateOrNone
           data: {
             ...ids,
             rejectionReasonCode: command.rejectionReasonCode || DEFAULT_REJECTION_REASON_CODE,
-            rejectionReason: command.rejectionReason ?? null,
+            // Spec: a failed underwriting sets both the code and the reason.
+            rejectionReason: command.rejectionReason?.trim() || DEFAULT_UNDERWRITING_REJECTION_REASON,
             underwritingFailedAt: at,
           },
         },

@@ -78,6 +78,8 @@ export const DEFAULT_RESUBMISSION_LIMIT = 3;
 export const REJECTION_REASON_CODE_PATTERN = /^REJ_[0-9]{3}$/;
 /** Underwriting failed without a more specific code. */
 export const DEFAULT_REJECTION_REASON_CODE = 'REJ_001';
+/** `rejection_reason` of a failed underwriting the operator gave no reason for. */
+export const DEFAULT_UNDERWRITING_REJECTION_REASON = 'Underwriting did not pass.';
 /** The signature envelope was declined or abandoned (spec). */
 export const ENVELOPE_DECLINED_REASON_CODE = 'REJ_008';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MerchantCommands } from '../application/merchant-commands.service';
-import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { IsOptional } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
@@ -16,7 +16,10 @@ import {
   decideCompliance,
   type UploadMerchantComplianceDocument,
 } from '../domain/compliance/compliance-decide';
-import { toDocumentList, toDocumentResource, validateDocumentUpload } from '../domain/compliance/documents';
+import { toDocumentResource, validateDocumentUpload } from '../domain/compliance/documents';
+import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+
+const DOCUMENT_LIST = 'compliance-documents';
 
 /**
  * The body's fields, declared so the global pipe lets them through; their rules (types, sizes,
@@ -44,14 +47,39 @@ export class ComplianceDocumentsController {
     private readonly merchants: MerchantReader,
     private readonly documents: DocumentStore,
     private readonly clock: Clock,
+    private readonly cursors: CursorCodec,
   ) {}
 
-  /** Metadata only, newest first. */
+  /**
+   * Metadata only, newest first, paged like every list (`cursor`, `page_size`). A merchant's
+   * documents are few and live on its aggregate; the key is a document's place in upload order,
+   * which never changes, so a page never shifts when another document arrives.
+   */
   @Get('compliance-documents')
   @PartnerRoute('merchant:read')
-  async list(@Param('merchantId', UuidParam) merchantId: string, @CurrentPartner() caller: PartnerPrincipal) {
+  async list(
+    @Param('merchantId', UuidParam) merchantId: string,
+    @Query() query: Record<string, unknown>,
+    @CurrentPartner() caller: PartnerPrincipal,
+  ) {
     const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
-    return toDocumentList(merchant.complianceDocuments);
+    const scope = `partner:${caller.partnerId}:merchant:${merchantId}`;
+    const page = pageRequest(query, this.cursors, DOCUMENT_LIST, scope);
+    const documents = merchant.complianceDocuments ?? [];
+    const before = page.after === null ? documents.length : Number(page.after);
+    const rows = documents
+      .map((document, place) => ({ document, place }))
+      .filter((row) => row.place < before)
+      .reverse()
+      .slice(0, page.pageSize + 1);
+    return toPage(
+      rows,
+      page,
+      documents.length,
+      (row) => String(row.place),
+      (row) => toDocumentResource(row.document),
+      (key) => this.cursors.encode(DOCUMENT_LIST, scope, key),
+    );
   }
 
   /**

@@ -113,7 +113,7 @@ describe('CreateHppSession', () => {
       createdFrom(
         create({
           amount: '10.00',
-          recurring_plan: { recurring_amount: '25.5', frequency: 'weekly', initial_charge_amount: '10' },
+          recurring_plan: { recurring_amount: '25.5', frequency: 'weekly', initial_charge_amount: '10.0' },
           credential_usages: ['RECURRING'],
         }),
       )[0]!.data,
@@ -177,8 +177,14 @@ describe('every (state, command) pair', () => {
     COMPLETED: [...created(), ended.COMPLETED!],
     CANCELLED: [...created(), ended.CANCELLED!],
     EXPIRED: [...created(), ended.EXPIRED!],
-    LOCKED: [...created(), ...failures(5), ended.LOCKED!],
   };
+  // The lockout's CANCELLED is as terminal as the partner's.
+  const lockedOut = [...created(), ...failures(5), ended.LOCKED!];
+  it.each(Object.keys(commands))('CANCELLED by the lockout × %s', (action) =>
+    given(lockedOut)
+      .when(commands[action]!)
+      .thenThrows(InvalidStateTransition, { code: 'invalid_state_transition', from: 'CANCELLED', action }),
+  );
   it('covers every state', () =>
     expect(Object.keys(histories).sort()).toEqual([...HPP_SESSION_STATES].sort()));
 
@@ -255,10 +261,17 @@ describe('card-testing lockout', () => {
         },
         { type: 'HppSessionLocked', data: { ...ids, failedAttempts: 5, lockedAt: T1.toISOString() } },
       ]));
-  it('a locked session cannot complete', () =>
-    given([...created(), ...failures(5), ended.LOCKED!])
-      .when(complete())
-      .thenThrows(InvalidStateTransition, { from: 'LOCKED' }));
+  it('a locked session is CANCELLED (CONTRACT §8 has no other end), marked as locked out, and cannot complete', () => {
+    const locked = [...created(), ...failures(5), ended.LOCKED!];
+    expect(fold(locked)).toMatchObject({
+      state: 'CANCELLED',
+      lockedOut: true,
+      endedAt: T1.toISOString(),
+      lastAttempt: { reason: 'declined' },
+    });
+    expect(fold([...created(), ended.CANCELLED!]).lockedOut).toBeUndefined();
+    given(locked).when(complete()).thenThrows(InvalidStateTransition, { from: 'CANCELLED' });
+  });
   it('the last attempt is kept', () =>
     given([...created(), ...failures(1)])
       .when(fail())

@@ -1,19 +1,19 @@
 /**
  * Value sets and the state machine of a hosted-payment-page session (stream `hpp_session-{id}`).
  *
- * Decisions (the spec names only PENDING; CONTRACT §8 names PENDING → COMPLETED | CANCELLED |
- * EXPIRED):
- * 1. LOCKED is a fifth, terminal state: the card-testing defence (issue 6 point 5) ends the session
- *    after {@link HPP_MAX_FAILED_ATTEMPTS} failed attempts. It is not CANCELLED (no one cancelled
- *    it) and not EXPIRED (its time had not run out), so the read form tells the partner why the
- *    payer could not finish. CONTRACT §8 should list it.
- * 2. Every move is from PENDING only; COMPLETED, CANCELLED, EXPIRED and LOCKED are terminal. A
+ * Decisions (the spec names only PENDING; CONTRACT §8 fixes PENDING → COMPLETED | CANCELLED |
+ * EXPIRED, and no other state):
+ * 1. The card-testing defence locks a session after {@link HPP_MAX_FAILED_ATTEMPTS} failed
+ *    attempts: it ends CANCELLED (the platform cancelled it), recorded as `HppSessionLocked` so the
+ *    history says why, with `last_attempt` on the read form telling the partner the last failure,
+ *    and the payer's page saying the page is locked.
+ * 2. Every move is from PENDING only; COMPLETED, CANCELLED and EXPIRED are terminal. A
  *    move the table does not allow is 409 `invalid_state_transition`, so a double submit cannot
  *    complete twice and a completed session cannot be cancelled.
  * 3. A PENDING session whose `expires_at` has passed is treated as EXPIRED by every command
  *    (see `effectiveState`), even before the sweeper records HppSessionExpired.
  */
-export const HPP_SESSION_STATES = ['PENDING', 'COMPLETED', 'CANCELLED', 'EXPIRED', 'LOCKED'] as const;
+export const HPP_SESSION_STATES = ['PENDING', 'COMPLETED', 'CANCELLED', 'EXPIRED'] as const;
 export type HppSessionState = (typeof HPP_SESSION_STATES)[number];
 
 type Rule = { from: readonly HppSessionState[]; to: HppSessionState };
@@ -25,8 +25,8 @@ export const HPP_SESSION_TRANSITIONS = {
   expire: { from: ['PENDING'], to: 'EXPIRED' },
   /** A failed attempt below the limit keeps the session PENDING. */
   record_failed_attempt: { from: ['PENDING'], to: 'PENDING' },
-  /** The failed attempt that reaches the limit. */
-  lock: { from: ['PENDING'], to: 'LOCKED' },
+  /** The failed attempt that reaches the limit: the platform cancels the session. */
+  lock: { from: ['PENDING'], to: 'CANCELLED' },
 } as const satisfies Record<string, Rule>;
 
 export type HppSessionAction = keyof typeof HPP_SESSION_TRANSITIONS;

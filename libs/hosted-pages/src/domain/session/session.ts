@@ -7,6 +7,8 @@ export type HppSession = Omit<HppSessionCreated['data'], 'sessionId'> & {
   state: HppSessionState;
   failedAttempts: number;
   lastAttempt: { at: string; reason: string } | null;
+  /** Cancelled by the card-testing defence (too many failed attempts), not by the partner. */
+  lockedOut?: boolean;
   vaultToken: string | null;
   storedCredentialId: string | null;
   transactionId: string | null;
@@ -17,7 +19,7 @@ export type HppSession = Omit<HppSessionCreated['data'], 'sessionId'> & {
     Extract<HppSessionEvent, { type: 'HppSessionCompleted' }>['data']['tokenizationOutcome'] | null;
   tokenCaptureFailure: { at: string; reason: string } | null;
   completedAt: string | null;
-  /** When it left PENDING (completed, cancelled, expired or locked); null while PENDING. */
+  /** When it left PENDING (completed, cancelled, expired, or cancelled by the lockout); null while PENDING. */
   endedAt: string | null;
   version: number;
 };
@@ -72,7 +74,7 @@ export function evolve(session: HppSessionStateOrNone, event: HppSessionEvent): 
         lastAttempt: { at: event.data.failedAt, reason: event.data.reason },
       };
     case 'HppSessionLocked':
-      return { ...s, state: 'LOCKED', endedAt: event.data.lockedAt };
+      return { ...s, state: 'CANCELLED', lockedOut: true, endedAt: event.data.lockedAt };
     case 'HppSessionCompleted': {
       const d = event.data;
       return {

@@ -195,8 +195,3 @@ export function toDocumentResource(meta: DocumentMeta) {
     uploaded_at: meta.uploadedAt,
   };
 }
-
-/** `GET /merchants/{id}/compliance-documents`: newest first. */
-export function toDocumentList(documents: readonly DocumentMeta[] | undefined) {
-  return { data: [...(documents ?? [])].reverse().map(toDocumentResource) };
-}
