@@ -110,6 +110,30 @@ describe('the hosted page (HTTP)', () => {
     expect(await page.text()).toContain('data-outcome="locked"');
   });
 
+  it('the partner’s accepted_methods hold on the page: a debit card is refused when only credit cards are accepted', async () => {
+    const other = await platform().newPartner();
+    const otherMerchant = await activeMerchant(platform().operator, other);
+    const set = await other.client.put(`/config/partners/${other.id}`, {
+      hpp_settings: { accepted_methods: ['credit_card'] },
+    });
+    expect(set.status).toBe(200);
+    const created = await other.client.post('/hpp/sessions', { merchant_id: otherMerchant, amount: '15.00' });
+    expect(created.status).toBe(201);
+    const before = captures();
+    const html = await (await fetch(created.body.hpp_url)).text();
+    const debit = await post(created.body.hpp_url, card(csrfOf(html), { card_number: '4000056655665556' }));
+    expect(debit.status).toBe(422);
+    const again = await debit.text();
+    expect(again).toContain('Debit cards are not accepted here.');
+    expect(again).not.toContain('4000056655665556');
+    expect(captures()).toBe(before);
+    const read = await other.client.get(`/hpp/sessions/${created.body.id}`);
+    expect(read.body).toMatchObject({ state: 'PENDING', last_attempt: { reason: 'card_type_not_accepted' } });
+    const credit = await post(created.body.hpp_url, card(csrfOf(again)));
+    expect(credit.status).toBe(303);
+    expect(captures()).toBe(before + 1);
+  });
+
   it('cancelled and expired sessions show a clear page and charge nothing', async () => {
     const cancelled = await session();
     const csrf = csrfOf(await (await fetch(cancelled.hpp_url)).text());

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import type { EventMetadata } from '../../../event-store/src';
 import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { PartnerReader } from '../../../partners/src/application/partner-reader';
+import { PaymentGateway } from '../../../gateway/src/gateway';
 import { Clock } from '../../../platform/src/clock/clock';
 import { SealedBox } from '../../../platform/src/crypto/sealed-box';
 import { idFor } from '../../../platform/src/http/request-metadata';
@@ -61,6 +63,8 @@ export class HostedCheckout {
     private readonly vault: CardVault,
     private readonly credentials: StoredCredentialCommands,
     private readonly payments: Payments,
+    private readonly partners: PartnerReader,
+    private readonly gateway: PaymentGateway,
     private readonly pool: Pool,
     private readonly clock: Clock,
     box: SealedBox,
@@ -114,7 +118,32 @@ export class HostedCheckout {
         ? { kind: 'closed' }
         : { kind: 'retry', status: 422, errors: parsed.errors, values: parsed.values };
     }
+    const refusal =
+      parsed.input.paymentMethod === 'card'
+        ? await this.cardTypeRefusal(session.partnerId, parsed.input.card.pan)
+        : null;
+    if (refusal) {
+      const closed = await this.failAttempt(session, 'card_type_not_accepted', requestId);
+      return closed
+        ? { kind: 'closed' }
+        : { kind: 'retry', status: 422, errors: { card_number: refusal }, values: {} };
+    }
     return this.complete(session, parsed.input, requestId);
+  }
+
+  /**
+   * The partner's `hpp_settings.accepted_methods` (`credit_card`, `debit_card`): a card of a kind
+   * it leaves out is refused before anything is vaulted or charged. Prepaid cards count as debit
+   * (as they do for surcharging). An empty list restricts nothing.
+   */
+  private async cardTypeRefusal(partnerId: string, pan: string): Promise<string | null> {
+    const accepted = (await this.partners.get(partnerId)).configuration.hppSettings.acceptedMethods;
+    if (accepted.length === 0) return null;
+    const kind = (await this.gateway.cardFunding(pan)) === 'credit' ? 'credit_card' : 'debit_card';
+    if (accepted.includes(kind)) return null;
+    return kind === 'debit_card'
+      ? 'Debit cards are not accepted here. Please use a credit card.'
+      : 'Credit cards are not accepted here. Please use a debit card.';
   }
 
   private async complete(
