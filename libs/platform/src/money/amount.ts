@@ -16,11 +16,7 @@ export const CURRENCY_EXPONENTS: Readonly<Record<string, number>> = { USD: 2 };
 const DECIMAL = /^(0|[1-9][0-9]{0,14})(?:\.([0-9]+))?$/;
 
 export type AmountProblem =
-  | 'not_a_string'
-  | 'malformed'
-  | 'no_decimal_point'
-  | 'too_many_decimals'
-  | 'unknown_currency';
+  'not_a_string' | 'malformed' | 'no_decimal_point' | 'too_many_decimals' | 'unknown_currency';
 
 export function parseAmount(
   value: unknown,
