@@ -21,6 +21,7 @@ import { StoredCredentialList1764310000000 } from './stored-credential-list/1764
 import { StoredCredentialListProjector } from './stored-credential-list/stored-credential-list.projector';
 import { TransactionList1764420000000 } from './transaction-list/1764420000000-transaction-list.migration';
 import { TransactionListCounts1764420000001 } from './transaction-list/1764420000001-transaction-list-counts.migration';
+import { TransactionListMoney1764420000002 } from './transaction-list/1764420000002-transaction-list-money.migration';
 import { TransactionListProjector } from './transaction-list/transaction-list.projector';
 import { HppSessionList1764530000000 } from './hpp-session-list/1764530000000-hpp-session-list.migration';
 import { HppSessionListProjector } from './hpp-session-list/hpp-session-list.projector';
@@ -49,5 +50,6 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   StoredCredentialList1764310000000,
   TransactionList1764420000000,
   TransactionListCounts1764420000001,
+  TransactionListMoney1764420000002,
   HppSessionList1764530000000,
 ];

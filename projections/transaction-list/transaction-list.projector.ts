@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../libs/event-store/src';
-import { evolve, type Transaction } from '../../libs/transactions/src/domain/transaction';
+import { evolve, totalMinor, type Transaction } from '../../libs/transactions/src/domain/transaction';
 import {
   TRANSACTION_EVENT_TYPES,
   TRANSACTION_STREAM_PREFIX,
@@ -52,16 +52,20 @@ export class TransactionListProjector {
       `insert into transaction_list (id, partner_id, merchant_id, type, rail, state, amount_minor, currency,
          gateway_transaction_id, approval_code, decline_code, decline_reason, card_last4, routing_last4,
          account_last4, account_type, customer_id, parent_transaction_id, created_at, created_position,
-         version, snapshot)
+         version, snapshot, surcharge_minor, convenience_fee_minor, total_minor, refunded_minor, batch_id,
+         settled_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-         $21, $22)
+         $21, $22, $23, $24, $25, $26, $27, $28)
        on conflict (id) do update set
          state = excluded.state, amount_minor = excluded.amount_minor,
          gateway_transaction_id = excluded.gateway_transaction_id, approval_code = excluded.approval_code,
          decline_code = excluded.decline_code, decline_reason = excluded.decline_reason,
          card_last4 = excluded.card_last4, routing_last4 = excluded.routing_last4,
          account_last4 = excluded.account_last4, account_type = excluded.account_type,
-         customer_id = excluded.customer_id, version = excluded.version, snapshot = excluded.snapshot`,
+         customer_id = excluded.customer_id, version = excluded.version, snapshot = excluded.snapshot,
+         surcharge_minor = excluded.surcharge_minor, convenience_fee_minor = excluded.convenience_fee_minor,
+         total_minor = excluded.total_minor, refunded_minor = excluded.refunded_minor,
+         batch_id = excluded.batch_id, settled_at = excluded.settled_at`,
       [
         item.id,
         transaction.partnerId,
@@ -87,6 +91,13 @@ export class TransactionListProjector {
         rows[0]?.created_position ?? recorded.globalPosition.toString(),
         transaction.version,
         JSON.stringify(transaction),
+        // Minor-unit strings as the aggregate holds them, never through a float.
+        transaction.surchargeMinor,
+        transaction.convenienceFeeMinor,
+        totalMinor(transaction).toString(),
+        transaction.refundedMinor,
+        transaction.batchId,
+        transaction.settledAt,
       ],
     );
     // No row was read above, in this transaction: this event inserted it. Only this projector

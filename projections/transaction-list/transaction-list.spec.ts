@@ -13,6 +13,7 @@ import { testMetadata } from '../../test/support/metadata';
 import { ALL_MERCHANTS as LIST_ALL_MERCHANTS } from '../../libs/transactions/src/application/transaction-queries';
 import { TransactionList1764420000000 } from './1764420000000-transaction-list.migration';
 import { TransactionListCounts1764420000001 } from './1764420000001-transaction-list-counts.migration';
+import { TransactionListMoney1764420000002 } from './1764420000002-transaction-list-money.migration';
 import { ALL_MERCHANTS, TransactionListProjector } from './transaction-list.projector';
 
 const PARTNER = '11111111-1111-4111-8111-111111111111';
@@ -99,6 +100,7 @@ describe('transaction-list projector', () => {
         ...PROJECTION_ENGINE_MIGRATIONS,
         TransactionList1764420000000,
         TransactionListCounts1764420000001,
+        TransactionListMoney1764420000002,
       ],
     });
     await db.initialize();
@@ -179,6 +181,98 @@ describe('transaction-list projector', () => {
       version: 3,
       snapshot: { state: 'SETTLED', settledAt: T2 },
     });
+  });
+
+  it('keeps the money and settlement facts as columns: fees, total, refunded, batch, settled at', async () => {
+    const id = 'aaaaaaaa-0000-4000-8000-00000000000f';
+    const batch = 'bbbbbbbb-0000-4000-8000-000000000001';
+    const money = async () =>
+      (
+        await db.query(
+          `select amount_minor::text as amount, surcharge_minor::text as surcharge,
+                  convenience_fee_minor::text as fee, total_minor::text as total,
+                  refunded_minor::text as refunded, batch_id, settled_at
+             from transaction_list where id = $1`,
+          [id],
+        )
+      )[0];
+    await apply(
+      id,
+      initiated(id, { amountMinor: '10000', surchargeMinor: '250', convenienceFeeMinor: '75' }),
+      0n,
+    );
+    expect(await money()).toEqual({
+      amount: '10000',
+      surcharge: '250',
+      fee: '75',
+      total: '10325',
+      refunded: '0',
+      batch_id: null,
+      settled_at: null,
+    });
+    await apply(
+      id,
+      {
+        type: 'TransactionApproved',
+        data: {
+          transactionId: id,
+          approvalCode: 'A1',
+          gatewayTransactionId: 'sbx_1',
+          avsResponseCode: 'Y',
+          cvResponseCode: 'M',
+          effectiveDate: null,
+          at: T1,
+        },
+      },
+      1n,
+    );
+    await apply(
+      id,
+      { type: 'TransactionSettled', data: { transactionId: id, batchId: batch, settledAt: T2 } },
+      2n,
+    );
+    await apply(
+      id,
+      {
+        type: 'TransactionRefunded',
+        data: {
+          transactionId: id,
+          refundTransactionId: 'aaaaaaaa-0000-4000-8000-0000000000f1',
+          amountMinor: '4000',
+          surchargeReversedMinor: '100',
+          at: T2,
+        },
+      },
+      3n,
+    );
+    expect(await money()).toEqual({
+      amount: '10000',
+      surcharge: '250',
+      fee: '75',
+      total: '10325',
+      refunded: '4000',
+      batch_id: batch,
+      settled_at: new Date(T2),
+    });
+  });
+
+  it('the money migration fills the columns of the rows already there from their snapshots', async () => {
+    const columns = `select id, surcharge_minor::text, convenience_fee_minor::text, total_minor::text,
+                            refunded_minor::text, batch_id, settled_at from transaction_list order by id`;
+    const before = await db.query(columns);
+    expect(before.length).toBeGreaterThan(0);
+    const migration = new TransactionListMoney1764420000002();
+    const runner = db.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      await migration.down(runner);
+      await migration.up(runner);
+      expect(await runner.query(columns)).toEqual(before);
+      await runner.rollbackTransaction();
+    } finally {
+      await runner.release();
+    }
   });
 
   it('an ACH debit declined keeps its bank last fours and the decline', async () => {
@@ -262,7 +356,9 @@ describe('transaction-list projector', () => {
       `select indexname, indexdef from pg_indexes where tablename = 'transaction_list' order by indexname`,
     )) as { indexname: string; indexdef: string }[];
     expect(indexes.map((i) => i.indexname)).toEqual([
+      'transaction_list_batch',
       'transaction_list_gateway_id_trgm',
+      'transaction_list_parent',
       'transaction_list_partner_account_last4',
       'transaction_list_partner_amount',
       'transaction_list_partner_created_at_position',
@@ -274,7 +370,9 @@ describe('transaction-list projector', () => {
       'transaction_list_partner_type_position',
       'transaction_list_pkey',
     ]);
-    expect(indexes[0].indexdef).toMatch(/USING gin \(gateway_transaction_id gin_trgm_ops\)/);
+    expect(indexes.find((i) => i.indexname === 'transaction_list_gateway_id_trgm')?.indexdef).toMatch(
+      /USING gin \(gateway_transaction_id gin_trgm_ops\)/,
+    );
     expect(
       indexes.find((i) => i.indexname === 'transaction_list_partner_created_at_position')?.indexdef,
     ).toMatch(/\(partner_id, created_at\) INCLUDE \(created_position\)$/);
@@ -304,7 +402,7 @@ describe('transaction-list projector', () => {
 
   it('counts a transaction once per partner and merchant, when its row is inserted, not on its later events', async () => {
     expect(await counts()).toEqual(await countedRows());
-    expect((await counts())[`${PARTNER}/${ALL_MERCHANTS}`]).toBe(4);
+    expect((await counts())[`${PARTNER}/${ALL_MERCHANTS}`]).toBe(5);
     const before = await counts();
     const other = '44444444-4444-4444-8444-444444444444';
     const id = 'aaaaaaaa-0000-4000-8000-000000000006';

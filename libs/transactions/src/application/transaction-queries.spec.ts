@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { MerchantList1764100000000 } from '../../../../projections/merchant-list/1764100000000-merchant-list.migration';
 import { TransactionList1764420000000 } from '../../../../projections/transaction-list/1764420000000-transaction-list.migration';
 import { TransactionListCounts1764420000001 } from '../../../../projections/transaction-list/1764420000001-transaction-list-counts.migration';
+import { TransactionListMoney1764420000002 } from '../../../../projections/transaction-list/1764420000002-transaction-list-money.migration';
 import { createTestDatabase, dropTestDatabase } from '../../../../test/support/database';
 import { createDataSource, runMigrations } from '../../../platform/src/database/data-source';
 import { ProblemException } from '../../../platform/src/problem/problem.filter';
@@ -398,6 +399,7 @@ describe('TransactionQueries on PostgreSQL', () => {
         MerchantList1764100000000,
         TransactionList1764420000000,
         TransactionListCounts1764420000001,
+        TransactionListMoney1764420000002,
       ],
     });
     await db.initialize();
