@@ -241,7 +241,8 @@ describe('authentication and authorisation', () => {
   describe('IP allow-list', () => {
     it('refuses a partner calling from outside its list with 403 ip_not_allowed, from the next request on', async () => {
       const partner = await platform().newPartner();
-      const set = await partner.client.put(`/config/partners/${partner.id}`, {
+      // A partner cannot shut itself out (ip-allowlist-lockout.e2e.ts); the operator can set any list.
+      const set = await platform().operator.patch(`/platform/partners/${partner.id}/config`, {
         ip_allowlist: ['10.0.0.0/8'],
       });
       expect(set.status).toBe(200);
@@ -268,14 +269,16 @@ describe('authentication and authorisation', () => {
 
     it('an IPv6-only list admits no IPv4 client', async () => {
       const partner = await platform().newPartner();
-      await partner.client.put(`/config/partners/${partner.id}`, { ip_allowlist: ['::/0'] });
+      await platform().operator.patch(`/platform/partners/${partner.id}/config`, { ip_allowlist: ['::/0'] });
       expectProblem(await partner.client.get('/partner/me'), 403, 'ip_not_allowed');
     });
 
     it('matches the real client address, and an empty list lifts the restriction', async () => {
       const partner = await platform().newPartner();
       const { service } = platform();
-      const set = await partner.client.put(`/config/partners/${partner.id}`, { ip_allowlist: ['127.0.0.2'] });
+      const set = await callFrom(service, '127.0.0.2', 'PUT', `/config/partners/${partner.id}`, partner.key, {
+        ip_allowlist: ['127.0.0.2'],
+      });
       expect(set.body.ip_allowlist).toEqual(['127.0.0.2/32']);
       expectProblem(
         await callFrom(service, '127.0.0.1', 'GET', '/partner/me', partner.key),
@@ -302,7 +305,9 @@ describe('authentication and authorisation', () => {
     it('does not apply to another partner', async () => {
       const locked = await platform().newPartner();
       const other = await platform().newPartner();
-      await locked.client.put(`/config/partners/${locked.id}`, { ip_allowlist: ['192.0.2.0/24'] });
+      await platform().operator.patch(`/platform/partners/${locked.id}/config`, {
+        ip_allowlist: ['192.0.2.0/24'],
+      });
       expectProblem(await locked.client.get('/partner/me'), 403, 'ip_not_allowed');
       expect((await other.client.get('/partner/me')).status).toBe(200);
     });

@@ -7,7 +7,7 @@ import { expectProblem, expectValidationError, ISO_TIMESTAMP } from '../support/
 const CATALOG = [
   ['ach_payments', false, true, []],
   ['stored_credentials', true, true, []],
-  ['recurring_billing', false, true, ['stored_credentials']],
+  ['recurring_billing', true, true, ['stored_credentials']],
   ['installments', false, true, ['recurring_billing']],
   ['hosted_payment_pages', true, true, []],
   ['custom_fields', true, true, []],
@@ -56,9 +56,9 @@ describe('partner configuration, feature flags and catalogs', () => {
         expect(f.description.length).toBeGreaterThan(0);
       }
       const byName = Object.fromEntries(res.body.map((f: any) => [f.flag_name, f]));
-      // stored_credentials is on by default, recurring_billing is not.
+      // stored_credentials and recurring_billing are on by default, installments is not.
       expect(byName.recurring_billing.unmet_dependencies).toEqual([]);
-      expect(byName.installments.unmet_dependencies).toEqual(['recurring_billing']);
+      expect(byName.installments).toMatchObject({ enabled: false, unmet_dependencies: [] });
       expect(byName.ach_payments.unmet_dependencies).toEqual([]);
     });
   });
@@ -81,6 +81,7 @@ describe('partner configuration, feature flags and catalogs', () => {
         'ach_payments',
         'custom_fields',
         'hosted_payment_pages',
+        'recurring_billing',
         'stored_credentials',
       ]);
       expect(await flag(partner, 'ach_payments')).toMatchObject({ enabled: true, unmet_dependencies: [] });
@@ -175,6 +176,8 @@ describe('partner configuration, feature flags and catalogs', () => {
 
     it('enforces dependencies both ways', async () => {
       const partner = await platform().newPartner();
+      // recurring_billing is on by default and needs stored_credentials: it goes first.
+      expect((await setFlag(partner, 'recurring_billing', { enabled: false })).status).toBe(200);
       expect((await setFlag(partner, 'stored_credentials', { enabled: false })).status).toBe(200);
       expect(await flag(partner, 'recurring_billing')).toMatchObject({
         depends_on: ['stored_credentials'],
@@ -311,7 +314,7 @@ describe('partner configuration, feature flags and catalogs', () => {
         api_version: '2026-09-01',
         webhook_url: null,
         rate_limit_tier: 'STANDARD',
-        hpp_settings: { gateway_hpp_page_id: null, accepted_methods: ['credit_card', 'debit_card'] },
+        hpp_settings: { gateway_hpp_page_id: null, accepted_methods: ['credit_card', 'debit_card', 'ach'] },
         ip_allowlist: [],
         avs_decline_policy: 'NEVER_DECLINE',
         version: 3, // created, key, and the key's certification fact

@@ -464,6 +464,10 @@ describe('hosted payment page sessions: create, read, cancel, expiry', () => {
         403,
         'feature_not_enabled',
       );
+      // recurring_billing is on for a new partner.
+      expect(
+        (await other.client.put('/config/feature-flags/me/recurring_billing', { enabled: false })).status,
+      ).toBe(200);
       expectProblem(
         await create(
           {

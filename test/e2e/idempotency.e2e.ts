@@ -64,7 +64,10 @@ describe('idempotency', () => {
     };
   }
 
-  /** Begins a record as a request that then "crashes" would have, and returns its command id. */
+  /**
+   * Begins a record as a request that then "crashes" would have: nothing renews its lease, as
+   * no process runs it any more. Returns its command id and lease.
+   */
   async function beginAsCrashedRun(scope: string, key: string, method: string, path: string, body: unknown) {
     const outcome = await platform().service.infra.idempotency.begin(
       scope,
@@ -72,7 +75,7 @@ describe('idempotency', () => {
       fingerprintOf(method, `/api/v1${path}`, body),
     );
     if (outcome.kind !== 'execute') throw new Error(`expected a fresh record, got ${outcome.kind}`);
-    return outcome.commandId;
+    return { commandId: outcome.commandId, lease: outcome.lease };
   }
 
   /** Appends a partner command's events as the crashed first run did, and lets read models catch up. */
@@ -444,7 +447,13 @@ describe('idempotency', () => {
     it('answers a duplicate with 409 idempotency_key_in_progress and Retry-After; it runs after abandon', async () => {
       const key = randomUUID();
       const body = partnerBody();
-      const commandId = await beginAsCrashedRun('platform', key, 'POST', '/platform/partners', body);
+      const { commandId, lease } = await beginAsCrashedRun(
+        'platform',
+        key,
+        'POST',
+        '/platform/partners',
+        body,
+      );
       const before = await partnerCount();
 
       const busy = await operator().post('/platform/partners', body, { idempotencyKey: key });
@@ -457,10 +466,11 @@ describe('idempotency', () => {
       const retryAfter = Number(busy.headers.get('retry-after'));
       expect(Number.isInteger(retryAfter)).toBe(true);
       expect(retryAfter).toBeGreaterThanOrEqual(1);
-      expect(retryAfter).toBeLessThanOrEqual(30);
+      // About one heartbeat of the running request, not the lease (ADR 0004).
+      expect(retryAfter).toBeLessThanOrEqual(2);
       expect(await partnerCount()).toBe(before);
 
-      await platform().service.infra.idempotency.abandon('platform', key, commandId);
+      await platform().service.infra.idempotency.abandon('platform', key, lease);
       const retry = await operator().post('/platform/partners', body, { idempotencyKey: key });
       expectFresh(retry, 201);
       expect(retry.body.id).toBe(idFor(commandId, 'partner', randomUUID));
@@ -484,8 +494,14 @@ describe('idempotency', () => {
     it('(a) crash before any event: the retry executes once', async () => {
       const key = randomUUID();
       const body = partnerBody();
-      const commandId = await beginAsCrashedRun('platform', key, 'POST', '/platform/partners', body);
-      await platform().service.infra.idempotency.abandon('platform', key, commandId);
+      const { commandId, lease } = await beginAsCrashedRun(
+        'platform',
+        key,
+        'POST',
+        '/platform/partners',
+        body,
+      );
+      await platform().service.infra.idempotency.abandon('platform', key, lease);
       const before = await partnerCount();
 
       const retry = await operator().post('/platform/partners', body, { idempotencyKey: key });
@@ -501,7 +517,13 @@ describe('idempotency', () => {
     it('(b) crash after the events, before the answer: the retry answers the same partner, no second one', async () => {
       const key = randomUUID();
       const body = partnerBody();
-      const commandId = await beginAsCrashedRun('platform', key, 'POST', '/platform/partners', body);
+      const { commandId, lease } = await beginAsCrashedRun(
+        'platform',
+        key,
+        'POST',
+        '/platform/partners',
+        body,
+      );
       const partnerId = idFor(commandId, 'partner', randomUUID);
       await executeAsFirstRun(
         {
@@ -515,7 +537,7 @@ describe('idempotency', () => {
         },
         operatorMetadata(partnerId, key, commandId),
       );
-      await platform().service.infra.idempotency.abandon('platform', key, commandId);
+      await platform().service.infra.idempotency.abandon('platform', key, lease);
       const before = await partnerCount();
 
       const retry = await operator().post('/platform/partners', body, { idempotencyKey: key });
@@ -528,11 +550,50 @@ describe('idempotency', () => {
       expectReplayOf(await operator().post('/platform/partners', body, { idempotencyKey: key }), retry);
     });
 
+    it('(b2) crash after the events, nobody abandons: the key is free within one lease, and the retry appends nothing', async () => {
+      // A process that died renews nothing: its lease runs down by itself (a few seconds), and
+      // the retry, waiting as Retry-After says, takes over under the same command id.
+      const key = randomUUID();
+      const body = partnerBody();
+      const { commandId } = await beginAsCrashedRun('platform', key, 'POST', '/platform/partners', body);
+      const startedAt = Date.now();
+      const partnerId = idFor(commandId, 'partner', randomUUID);
+      await executeAsFirstRun(
+        {
+          type: 'CreatePartner',
+          partnerId,
+          name: body.name,
+          contactEmail: body.contact_email,
+          contactName: body.contact_name,
+          dba: null,
+          businessAddress: null,
+        },
+        operatorMetadata(partnerId, key, commandId),
+      );
+      const before = await partnerCount();
+
+      let retry = await operator().post('/platform/partners', body, { idempotencyKey: key });
+      while (retry.status === 409) {
+        expect(retry.body.code).toBe('idempotency_key_in_progress');
+        const wait = Number(retry.headers.get('retry-after'));
+        expect(wait).toBeLessThanOrEqual(2);
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        retry = await operator().post('/platform/partners', body, { idempotencyKey: key });
+      }
+      const lease = platform().service.infra.idempotency.leaseSeconds;
+      // The bound is the point: freed after one lease (with a wide margin), not after 30 s.
+      expect(Date.now() - startedAt).toBeLessThan((lease + 6) * 1000);
+      expectFresh(retry, 201);
+      expect(retry.body).toMatchObject({ id: partnerId, name: body.name });
+      expect(await events(partnerId)).toHaveLength(1);
+      expect(await partnerCount()).toBe(before);
+    }, 30_000);
+
     it('(c) crash after issuing an API key: the retry replaces the lost secret with a working one', async () => {
       const partner = await platform().newPartner();
       const key = randomUUID();
       const path = `/platform/partners/${partner.id}/api-keys`;
-      const commandId = await beginAsCrashedRun('platform', key, 'POST', path, {});
+      const { commandId, lease } = await beginAsCrashedRun('platform', key, 'POST', path, {});
       const keyId = idFor(commandId, 'api-key', randomUUID);
       const lost = generateKey('csk');
       await executeAsFirstRun(
@@ -546,7 +607,7 @@ describe('idempotency', () => {
         },
         operatorMetadata(partner.id, key, commandId),
       );
-      await platform().service.infra.idempotency.abandon('platform', key, commandId);
+      await platform().service.infra.idempotency.abandon('platform', key, lease);
 
       const retry = await operator().post(path, {}, { idempotencyKey: key });
       expectFresh(retry, 201);
@@ -572,7 +633,7 @@ describe('idempotency', () => {
     it('(d) crash after the answer was stored: a plain replay, nothing runs again', async () => {
       const key = randomUUID();
       const body = partnerBody();
-      const commandId = await beginAsCrashedRun('platform', key, 'POST', '/platform/partners', body);
+      const { commandId } = await beginAsCrashedRun('platform', key, 'POST', '/platform/partners', body);
       const partnerId = idFor(commandId, 'partner', randomUUID);
       await executeAsFirstRun(
         {

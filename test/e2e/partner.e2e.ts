@@ -5,7 +5,7 @@ import { ApiClient, useTestPlatform, type TestPartner } from '../support/api';
 import { startTestService } from '../support/app';
 import { expectProblem, expectValidationError, ISO_TIMESTAMP, UUID } from '../support/problems';
 
-const DEFAULT_FEATURES = ['custom_fields', 'hosted_payment_pages', 'stored_credentials'];
+const DEFAULT_FEATURES = ['custom_fields', 'hosted_payment_pages', 'recurring_billing', 'stored_credentials'];
 
 describe('partner identity, capabilities and the operator partner routes', () => {
   const platform = useTestPlatform();
@@ -365,7 +365,10 @@ describe('partner identity, capabilities and the operator partner routes', () =>
         404,
         'partner_not_found',
       );
-      // The operator is held to the dependency rules too.
+      // The operator is held to the dependency rules too (recurring_billing is on by default).
+      expect((await platform().operator.put(`${path}/recurring_billing`, { enabled: false })).status).toBe(
+        200,
+      );
       expectProblem(
         await platform().operator.put(`${path}/installments`, { enabled: true }),
         422,

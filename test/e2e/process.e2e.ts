@@ -1,10 +1,16 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../../libs/platform/src/database/embedded-postgres';
-import { buildOnce, ROOT, startProcess, waitForHealth } from '../support/process';
+import {
+  buildOnce,
+  ROOT,
+  startProcess as startServiceProcess,
+  waitForHealth,
+  type ServiceProcess,
+} from '../support/process';
 
 /**
  * The service as `npm start` runs it: a real process, the embedded PostgreSQL in DATA_DIR,
@@ -18,7 +24,18 @@ describe('the service process', () => {
     dataRoot = mkdtempSync(path.join(tmpdir(), 'payments-process-'));
     chmodSync(dataRoot, 0o755);
   }, 120_000);
-  afterAll(() => rmSync(dataRoot, { recursive: true, force: true }));
+  // A failed test must not leave a service behind (its database's guardian then stops that too).
+  const started: ServiceProcess[] = [];
+  const startProcess = (env: Record<string, string>): ServiceProcess => {
+    const proc = startServiceProcess(env);
+    started.push(proc);
+    return proc;
+  };
+  afterAll(() => {
+    for (const proc of started)
+      if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL');
+    rmSync(dataRoot, { recursive: true, force: true });
+  });
 
   it('refuses a bad variable with one line naming it, and exit code 2', async () => {
     const proc = startProcess({ PORT: 'eighty', DATA_DIR: path.join(dataRoot, 'unused') });
@@ -96,32 +113,54 @@ describe('the service process', () => {
     expect(stillValid.status).toBe(200);
 
     // The operator CLI works beside the running service, on the database it holds.
+    // Asynchronous, so the test's own HTTP connections stay serviced while a command runs (a
+    // blocked event loop would hand a fetch a keep-alive socket the server already closed).
     const ops = (...args: string[]) =>
-      spawnSync(process.execPath, [path.join(ROOT, 'dist', 'apps', 'api', 'src', 'ops.js'), ...args], {
-        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
-        encoding: 'utf8',
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [path.join(ROOT, 'dist', 'apps', 'api', 'src', 'ops.js'), ...args],
+          {
+            env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+          },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on('close', (status) => resolve({ status, stdout, stderr }));
       });
-    const projections = ops('projections');
+    const projections = await ops('projections');
     expect(projections.status).toBe(0);
     expect(JSON.parse(projections.stdout)).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'partner-list', lag: '0' })]),
     );
-    const audit = ops('history', 'partner', partnerId);
+    // The running service's projectors, not the command line's own (never started) runner.
+    const states = (JSON.parse(projections.stdout) as { name: string; state: string }[]).map((p) => p.state);
+    expect(states.length).toBeGreaterThan(0);
+    expect(new Set(states)).toEqual(new Set(['running']));
+    const audit = await ops('history', 'partner', partnerId);
     expect(audit.status).toBe(0);
     expect(audit.stdout).toContain('PartnerCreated');
     expect(audit.stdout).toContain('process-test-partner'); // the idempotency key in the metadata
     // A rebuild from the command line swaps the read model under the running service.
-    const rebuilt = ops('rebuild', 'partner-list');
+    const rebuilt = await ops('rebuild', 'partner-list');
     expect(rebuilt.status).toBe(0);
     const listed = await fetch(`${url}/api/v1/platform/partners`, {
       headers: { authorization: `Bearer ${operatorKey}` },
     });
     expect(((await listed.json()) as { data: { id: string }[] }).data.map((p) => p.id)).toEqual([partnerId]);
-    const history = ops('history', 'partner', '00000000-0000-4000-8000-000000000000');
+    const history = await ops('history', 'partner', '00000000-0000-4000-8000-000000000000');
     expect(history.status).toBe(1);
     expect(history.stderr).toContain('no events for partner');
-    expect(ops('history', 'partner', 'not-a-uuid').status).toBe(2);
+    expect((await ops('history', 'partner', 'not-a-uuid')).status).toBe(2);
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
+    // With no service running, nothing runs the projectors.
+    const alone = await ops('projections');
+    expect(alone.status).toBe(0);
+    expect(new Set((JSON.parse(alone.stdout) as { state: string }[]).map((p) => p.state))).toEqual(
+      new Set(['stopped']),
+    );
   }, 120_000);
 });

@@ -93,6 +93,9 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
     await onABankingDay(platform().operator);
     partner = await platform().newPartner();
     other = await platform().newPartner({ name: 'Other Software' });
+    expect(
+      (await partner.client.put('/config/feature-flags/me/ach_payments', { enabled: true })).status,
+    ).toBe(200);
     merchantId = await activeMerchant(platform().operator, partner);
     otherMerchantId = await activeMerchant(platform().operator, other, 'Corner Bakery');
     card = (await vaultedCredential(platform(), partner, merchantId)).vaultToken;

@@ -445,6 +445,10 @@ describe('stored credentials: a merchant’s vault entries through the partner A
     const p = await platform().newPartner({ name: 'Flagless Software' });
     const merchant = await newMerchant(p);
     const credential = await mint({ p, merchant, customer: null });
+    // recurring_billing (on for a new partner) depends on stored_credentials: off first.
+    expect(
+      (await p.client.put('/config/feature-flags/me/recurring_billing', { enabled: false })).status,
+    ).toBe(200);
     const off = await p.client.put('/config/feature-flags/me/stored_credentials', { enabled: false });
     expect(off.status).toBe(200);
     expectProblem(await p.client.get(path(merchant)), 403, 'feature_not_enabled');

@@ -128,7 +128,7 @@ describe('tenancy: one partner cannot reach another partner’s records', () => 
     expect(me.body).toMatchObject({ id: b.id, name: 'Tenant B' });
     expect((await b.client.get('/capabilities')).body).toMatchObject({
       partner_id: b.id,
-      enabled_features: ['custom_fields', 'hosted_payment_pages', 'stored_credentials'],
+      enabled_features: ['custom_fields', 'hosted_payment_pages', 'recurring_billing', 'stored_credentials'],
     });
     const config = await b.client.get(`/config/partners/${b.id}`);
     expect(config.body).toMatchObject({ partner_id: b.id, webhook_url: null });
@@ -189,6 +189,7 @@ describe('tenancy: one partner cannot reach another partner’s records', () => 
       'ach_payments',
       'custom_fields',
       'hosted_payment_pages',
+      'recurring_billing',
       'stored_credentials',
     ]);
   });

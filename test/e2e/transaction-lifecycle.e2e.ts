@@ -40,6 +40,12 @@ describe('transaction lifecycle: returns, disputes, sweeps, 3DS', () => {
 
   beforeAll(async () => {
     partner = await platform().newPartner();
+    // ACH debits and 3-D Secure completions are behind their flags (docs/feature-flags.md).
+    for (const flag of ['ach_payments', 'three_d_secure']) {
+      expect((await partner.client.put(`/config/feature-flags/me/${flag}`, { enabled: true })).status).toBe(
+        200,
+      );
+    }
     merchantId = await activeMerchant(platform().operator, partner);
     cardToken = (await vaultedCredential(platform(), partner, merchantId)).vaultToken;
     bankToken = (await vaultedCredential(platform(), partner, merchantId, { instrument: CHECKING }))

@@ -905,6 +905,9 @@ describe('transactions: list, search, summary and export', () => {
 
   it('transactions made through POST /transactions are listed at once, searchable and summarised', async () => {
     const live = await platform().newPartner({ name: 'Live Co' });
+    expect((await live.client.put('/config/feature-flags/me/ach_payments', { enabled: true })).status).toBe(
+      200,
+    );
     const merchant = await activeMerchant(platform().operator, live, 'Live Cafe');
     const card = await vaultedCredential(platform(), live, merchant);
     const bank = await vaultedCredential(platform(), live, merchant, { instrument: CHECKING });

@@ -75,6 +75,12 @@ describe('POST /transactions: card and ACH on one endpoint', () => {
 
   beforeAll(async () => {
     partner = await platform().newPartner();
+    // ACH and Level 2/3 data are off for a new partner (docs/feature-flags.md).
+    for (const flag of ['ach_payments', 'level2_level3_data']) {
+      expect((await partner.client.put(`/config/feature-flags/me/${flag}`, { enabled: true })).status).toBe(
+        200,
+      );
+    }
     merchantId = await activeMerchant(platform().operator, partner);
     token = (await vaultedCredential(platform(), partner, merchantId)).vaultToken;
   });
@@ -132,7 +138,7 @@ describe('POST /transactions: card and ACH on one endpoint', () => {
     ]);
   });
 
-  it('a second request with the same key while the first is in flight at the gateway gets the same 502', async () => {
+  it('a second request with the same key while the first is in flight at the gateway is 409 idempotency_key_in_progress', async () => {
     const gateway = platform().service.app.get(PaymentGateway) as SandboxGateway;
     const original = gateway.authorizeAndCapture.bind(gateway);
     let release!: () => void;
@@ -146,9 +152,12 @@ describe('POST /transactions: card and ACH on one endpoint', () => {
       const first = sale({}, key);
       await new Promise((resolve) => setTimeout(resolve, 200));
       const second = await sale({}, key);
-      expectProblem(second, 502, 'gateway_outcome_unknown');
+      // CONTRACT §7: a twin still being processed is 409, as on every write; 502 is only for a
+      // gateway answer that never came. Retry-After is about a heartbeat, not the old 30 s lease.
+      expectProblem(second, 409, 'idempotency_key_in_progress');
       expect(second.body.retryable).toBe(true);
-      expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(second.headers.get('retry-after'))).toBeLessThanOrEqual(2);
       release();
       const answered = await first;
       expect(answered.status).toBe(200);

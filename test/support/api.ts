@@ -70,10 +70,13 @@ export interface TestPartner {
 }
 
 /** The running service plus an operator client, started before and closed after the suite. */
-export function useTestPlatform(env: Record<string, string> = {}): () => TestPlatform {
+export function useTestPlatform(
+  env: Record<string, string> = {},
+  options: Parameters<typeof startTestService>[1] = {},
+): () => TestPlatform {
   let platform: TestPlatform | undefined;
   beforeAll(async () => {
-    const service = await startTestService({ PLATFORM_OPERATOR_KEY: OPERATOR_KEY, ...env });
+    const service = await startTestService({ PLATFORM_OPERATOR_KEY: OPERATOR_KEY, ...env }, options);
     const operator = new ApiClient(service, OPERATOR_KEY);
     platform = {
       service,

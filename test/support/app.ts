@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { loadConfig } from '../../libs/platform/src/config/config';
 import { createLogger } from '../../libs/platform/src/logging/logger';
 import { startService, type RunningService } from '../../apps/api/src/server';
@@ -17,7 +18,11 @@ export interface TestService extends RunningService {
  * The real Nest app on Fastify, listening on a free loopback port, on a fresh database of the
  * test run's embedded PostgreSQL. Everything a partner would touch is real.
  */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  /** Where the service logs (a test that reads its logs passes its own); silent by default. */
+  options: { logger?: Logger } = {},
+): Promise<TestService> {
   const databaseUrl = await createTestDatabase('e2e');
   const config = loadConfig({
     PORT: '0',
@@ -25,26 +30,31 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     DATABASE_URL: databaseUrl,
     ...env,
   });
-  const service = await startService(config, createLogger(config.logLevel));
+  const service = await startService(config, options.logger ?? createLogger(config.logLevel));
   return {
     ...service,
-    call: (method, path, options = {}) =>
-      fetch(`${service.url}${path}`, {
-        method,
-        headers: {
-          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...options.headers,
-        },
-        body:
-          options.body === undefined
-            ? undefined
-            : typeof options.body === 'string'
-              ? options.body
-              : JSON.stringify(options.body),
-      }),
+    call: callerFor(service.url),
     close: async () => {
       await service.stop();
       await dropTestDatabase(databaseUrl);
     },
   };
+}
+
+/** `call(method, path, {body, headers})` against a server at `baseUrl`; a JSON body unless a string. */
+export function callerFor(baseUrl: string): TestService['call'] {
+  return (method, path, options = {}) =>
+    fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
+      body:
+        options.body === undefined
+          ? undefined
+          : typeof options.body === 'string'
+            ? options.body
+            : JSON.stringify(options.body),
+    });
 }

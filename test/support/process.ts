@@ -20,12 +20,19 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs the built service exactly as `npm start` does, with the given environment. */
-export function startProcess(env: Record<string, string>): ServiceProcess {
+/**
+ * Runs the built service exactly as `npm start` does, with the given environment. `detached`
+ * gives it a process group of its own, as a shell gives a command, so a test can kill the group.
+ */
+export function startProcess(
+  env: Record<string, string>,
+  options: { detached?: boolean } = {},
+): ServiceProcess {
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let out = '';
   let err = '';

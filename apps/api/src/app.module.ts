@@ -15,6 +15,7 @@ import { RouteTable } from '../../../libs/platform/src/http/route-table';
 import { IdempotencyInterceptor } from '../../../libs/platform/src/idempotency/idempotency.interceptor';
 import { BodylessRouteInterceptor } from '../../../libs/platform/src/http/bodyless-route.interceptor';
 import { IdempotencyStore } from '../../../libs/platform/src/idempotency/idempotency-store';
+import { DatabaseMonitor } from '../../../libs/platform/src/database/database-monitor';
 import { LOGGER } from '../../../libs/platform/src/logging/logger.token';
 import { CursorCodec } from '../../../libs/platform/src/pagination/pagination';
 import { createValidationPipe } from '../../../libs/platform/src/validation/validation.pipe';
@@ -56,6 +57,7 @@ export class AppModule {
         { provide: OperatorKey, useValue: infra.operatorKey },
         { provide: SealedBox, useValue: infra.vault },
         { provide: IdempotencyStore, useValue: infra.idempotency },
+        { provide: DatabaseMonitor, useValue: infra.database },
         { provide: LOGGER, useValue: infra.logger },
         { provide: RouteTable, useValue: routes },
         { provide: CursorCodec, useValue: new CursorCodec(cursorSecret) },
@@ -70,6 +72,7 @@ export class AppModule {
         OperatorKey,
         SealedBox,
         IdempotencyStore,
+        DatabaseMonitor,
         LOGGER,
         RouteTable,
         CursorCodec,

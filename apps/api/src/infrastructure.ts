@@ -12,9 +12,11 @@ import { Clock, SystemClock } from '../../../libs/platform/src/clock/clock';
 import { SandboxClock } from '../../../libs/platform/src/clock/sandbox-clock';
 import type { AppConfig } from '../../../libs/platform/src/config/config';
 import { createDataSource, runMigrations } from '../../../libs/platform/src/database/data-source';
+import { DatabaseMonitor } from '../../../libs/platform/src/database/database-monitor';
 import {
   startEmbeddedPostgres,
   type EmbeddedPostgres,
+  type EmbeddedPostgresEvent,
 } from '../../../libs/platform/src/database/embedded-postgres';
 import { IdempotencyStore } from '../../../libs/platform/src/idempotency/idempotency-store';
 import { ProjectionRunner } from '../../../libs/projections/src';
@@ -35,8 +37,13 @@ export interface Infrastructure {
   /** Encryption at rest under the vault key (documents, bank data, card data). */
   vault: SealedBox;
   idempotency: IdempotencyStore;
+  /** Whether the database answers: `GET /health` reports it, and requests are refused (503) while it does not. */
+  database: DatabaseMonitor;
   stopSweepers(): void;
 }
+
+/** A pool connection that fails waits for no one: its pool replaces it, requests answer 503. */
+export const CONNECT_TIMEOUT_MS = 5_000;
 
 export async function startInfrastructure(config: AppConfig, logger: Logger): Promise<Infrastructure> {
   const started: { stop: () => Promise<unknown> }[] = [];
@@ -46,18 +53,33 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     const vault = new SealedBox(await resolveVaultKey(config));
 
     let embedded: EmbeddedPostgres | null = null;
+    let database: DatabaseMonitor | null = null;
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
       const dir = path.resolve(config.dataDir, 'postgres');
       logger.info({ dir }, 'starting embedded PostgreSQL');
       const pgLog = logger.child({ component: 'postgres' });
-      embedded = await startEmbeddedPostgres({ dir, log: (line) => pgLog.debug(line) });
+      embedded = await startEmbeddedPostgres({
+        dir,
+        log: (line) => pgLog.debug(line),
+        // Restarted in place, on the same port, so every pool's connection string stays valid.
+        restart: true,
+        onEvent: (event) => onEmbeddedEvent(event, pgLog, () => database),
+      });
       started.push(embedded);
       databaseUrl = embedded.url;
     }
 
-    const pool = new Pool({ connectionString: databaseUrl, max: 20, application_name: 'partner-payments' });
-    pool.on('error', (err) => logger.error({ err }, 'idle PostgreSQL connection failed'));
+    const pool = new Pool({
+      connectionString: databaseUrl,
+      max: 20,
+      application_name: 'partner-payments',
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+    pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection failed'));
+    // A connection lost while checked out emits 'error' too; its query already failed (and answers
+    // 503), but an unheard 'error' event would end the process.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     started.push({ stop: () => pool.end() });
 
     const clock = config.appEnv === 'sandbox' ? new SandboxClock() : new SystemClock();
@@ -98,6 +120,12 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     });
     await projections.start();
 
+    database = new DatabaseMonitor({
+      connectionString: databaseUrl,
+      logger: logger.child({ component: 'database' }),
+    });
+    database.start();
+
     return {
       config,
       logger,
@@ -111,6 +139,7 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
       operatorKey,
       vault,
       idempotency,
+      database,
       stopSweepers: () => clearInterval(purge),
     };
   } catch (error) {
@@ -123,6 +152,8 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
 export async function stopInfrastructure(infra: Infrastructure): Promise<void> {
   infra.stopSweepers();
   const steps: [string, () => Promise<unknown>][] = [
+    // First: the database going away from here on is the shutdown, not an outage.
+    ['database monitor', () => infra.database.stop()],
     ['projections', () => infra.projections.stop()],
     ['event store', () => infra.eventStore.close()],
     ['read models', () => infra.dataSource.destroy()],
@@ -135,5 +166,44 @@ export async function stopInfrastructure(infra: Infrastructure): Promise<void> {
     } catch (err) {
       infra.logger.warn({ err }, `stopping ${name} failed`);
     }
+  }
+}
+
+/**
+ * What the embedded database's supervisor reports, for operators (docs/operations.md): a crash is
+ * logged once with the server's last words, requests answer 503 at once, and the restart is
+ * logged when it is back.
+ */
+function onEmbeddedEvent(
+  event: EmbeddedPostgresEvent,
+  log: Logger,
+  monitor: () => DatabaseMonitor | null,
+): void {
+  switch (event.type) {
+    case 'orphan_stopped':
+      log.warn(
+        { pid: event.pid, owner_pid: event.ownerPid },
+        'stopped the embedded PostgreSQL that a service which died left running on this DATA_DIR',
+      );
+      return;
+    case 'exited': {
+      const how = event.signal ? `killed by ${event.signal}` : `exit code ${event.code}`;
+      log.error(
+        { pid: event.pid, code: event.code, signal: event.signal, output: event.output },
+        `embedded PostgreSQL exited unexpectedly (${how}); restarting it`,
+      );
+      monitor()?.markDown(`the embedded PostgreSQL exited (${how}) and is being restarted`);
+      return;
+    }
+    case 'restart_failed':
+      log.warn(
+        { attempt: event.attempt, error: event.error, retry_in_ms: event.retryInMs },
+        'embedded PostgreSQL did not restart yet; trying again',
+      );
+      return;
+    case 'restarted':
+      log.info({ pid: event.pid, attempt: event.attempt }, 'embedded PostgreSQL restarted');
+      void monitor()?.probe();
+      return;
   }
 }

@@ -4,15 +4,20 @@ import { createServer } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Server, ServerOptions } from 'node:http';
+import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { AppConfig } from '../../../libs/platform/src/config/config';
+import { refuseWhileDatabaseDown } from '../../../libs/platform/src/database/database-gate';
 import { refuseDefectiveBody, refuseNonJsonBody } from '../../../libs/platform/src/http/content-type';
 import { RouteTable } from '../../../libs/platform/src/http/route-table';
 import { NestPinoLogger } from '../../../libs/platform/src/logging/logger';
+import { scrubCardNumbers } from '../../../libs/platform/src/logging/scrub';
 import { ProblemException, sendProblem } from '../../../libs/platform/src/problem/problem.filter';
-import { problem } from '../../../libs/platform/src/problem/problem';
+import { PROBLEM_CONTENT_TYPE, problem } from '../../../libs/platform/src/problem/problem';
 import { AppModule } from './app.module';
 import { startInfrastructure, stopInfrastructure, type Infrastructure } from './infrastructure';
+import { isPayerPage, PAYER_ERROR_HEADERS, payerErrorPage } from './payer-error-page';
+import { clientErrorHandler, refuseExpectation } from './protocol-errors';
 
 export interface RunningService {
   app: NestFastifyApplication;
@@ -27,6 +32,26 @@ export interface RunningService {
 export class StartupError extends Error {}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The caller's X-Request-Id when it is sane, else ours. One shaped like a card number is not
+ * taken: it would be stored in every event's metadata and printed on every log line.
+ */
+function requestIdOf(given: string | string[] | undefined): string {
+  return typeof given === 'string' && REQUEST_ID.test(given) && scrubCardNumbers(given) === given
+    ? given
+    : randomUUID();
+}
+
+/** HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal would have no problem body. */
+function refuseMissingHost(request: FastifyRequest): void {
+  if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return;
+  throw new ProblemException(
+    problem(400, 'validation_error', 'an HTTP/1.1 request must carry a Host header', {
+      errors: [{ field: 'host', message: 'is required' }],
+    }),
+  );
+}
 
 async function assertPortFree(host: string, port: number): Promise<void> {
   if (port === 0) return;
@@ -47,13 +72,31 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
   await assertPortFree(config.host, config.port); // before the database: fail in milliseconds
   const infra = await startInfrastructure(config, logger);
   try {
-    const adapter = new FastifyAdapter({
-      loggerInstance: logger.child({ component: 'http' }),
-      // The caller's X-Request-Id when it is sane, else ours: every log line of a request carries it.
-      genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
-        const given = req.headers['x-request-id'];
-        return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    const httpLog = logger.child({ component: 'http' });
+    const options: FastifyServerOptions<Server> & { http: ServerOptions } = {
+      loggerInstance: httpLog,
+      // Every log line of a request carries its id.
+      genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
+        requestIdOf(req.headers['x-request-id']),
+      // No connection is held open by a client that sends nothing or a byte at a time: the
+      // headers, the whole request and an idle keep-alive each have a bound (README, Environment).
+      requestTimeout: config.httpRequestTimeoutMs,
+      keepAliveTimeout: config.httpKeepAliveTimeoutMs,
+      http: {
+        headersTimeout: config.httpHeadersTimeoutMs,
+        requestTimeout: config.httpRequestTimeoutMs,
+        // Node looks for expired requests this often (30 s by default, which would let a slow
+        // client stay up to 30 s past the bound).
+        connectionsCheckingInterval: Math.min(
+          1000,
+          Math.max(100, Math.floor(config.httpHeadersTimeoutMs / 4)),
+        ),
+        // Checked in onRequest instead, so the refusal is problem+json like every other.
+        requireHostHeader: false,
       },
+      // What Node's parser refuses never reaches a route: answered as problem+json (or the
+      // payer's HTML page) with Connection: close, instead of Fastify's own JSON.
+      clientErrorHandler: clientErrorHandler(httpLog),
       bodyLimit: 1024 * 1024,
       // Path parameters up to 256 characters reach validation (400 problem) instead of a bare 414.
       maxParamLength: 256,
@@ -73,7 +116,8 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
           ),
         );
       },
-    });
+    };
+    const adapter = new FastifyAdapter(options);
     const routes = new RouteTable();
     // Before Nest registers its routes, so the table sees every one of them (for 405 answers).
     adapter.getInstance().addHook('onRoute', (route) => routes.add(route.method, route.url));
@@ -82,11 +126,25 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     });
     app.setGlobalPrefix('api/v1');
     const fastify = app.getHttpAdapter().getInstance();
-    // JSON bodies only: any other media type is 415 before its body is read.
-    fastify.addHook('onRequest', async (request) => refuseNonJsonBody(request));
+    // An `Expect` other than 100-continue: 417 problem+json instead of Node's bare 417.
+    fastify.server.on('checkExpectation', refuseExpectation);
+    // A Host header, and JSON bodies only: any other media type is 415 before its body is read.
+    fastify.addHook('onRequest', async (request) => {
+      refuseMissingHost(request);
+      refuseNonJsonBody(request);
+    });
+    // While the database is known to be down every request answers 503 at once (docs/operations.md).
+    fastify.addHook('onRequest', refuseWhileDatabaseDown(infra.database));
     fastify.addHook('preValidation', async (request) => refuseDefectiveBody(request));
-    fastify.addHook('onSend', async (request, reply) => {
+    fastify.addHook('onSend', async (request, reply, payload) => {
       reply.header('x-request-id', request.id);
+      // A payer's browser gets a page, whatever refused the request (415, 413, 405, a bad path).
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (isPayerPage(request.url) && type.startsWith(PROBLEM_CONTENT_TYPE)) {
+        reply.headers(PAYER_ERROR_HEADERS);
+        return payerErrorPage(reply.statusCode);
+      }
+      return payload;
     });
     await app.listen(config.port, config.host);
     const address = fastify.server.address();

@@ -1,5 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { PartnerRoute } from '../../platform/src/auth/access';
+import { strictQuery } from '../../platform/src/http/strict-query';
 import { MCC_CATALOG } from './mcc-catalog';
 import { US_STATES } from './us-states';
 
@@ -8,13 +9,15 @@ import { US_STATES } from './us-states';
 export class CatalogController {
   @Get('mcc-catalog')
   @PartnerRoute('config:read')
-  mccCatalog() {
+  mccCatalog(@Query() query: Record<string, unknown>) {
+    strictQuery(query, {}, { paged: false }); // the whole catalog; a filter would be ignored, so none is taken
     return MCC_CATALOG;
   }
 
   @Get('us-states')
   @PartnerRoute('config:read')
-  usStates() {
+  usStates(@Query() query: Record<string, unknown>) {
+    strictQuery(query, {}, { paged: false });
     return US_STATES;
   }
 }

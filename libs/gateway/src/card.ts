@@ -7,6 +7,8 @@
  * A raw PAN must never be logged or put in an error message; only {@link lastFour} may leave.
  */
 
+import { luhnDigitsValid } from '../../platform/src/banking/luhn';
+
 export const CARD_BRANDS = [
   'VISA',
   'MASTERCARD',
@@ -38,16 +40,7 @@ const DIGITS = /^[0-9]+$/;
 export function luhnValid(pan: string): boolean {
   const digits = normalizePan(pan);
   if (digits.length < 2 || !DIGITS.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
+  return luhnDigitsValid(digits);
 }
 
 /** IIN ranges, checked in order: Discover's 622126–622925 must win over UnionPay's 62. */

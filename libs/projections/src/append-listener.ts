@@ -16,6 +16,8 @@ export class AppendListener {
   private client: Client | null = null;
   private connecting: Promise<void> | null = null;
   private established = false;
+  /** Failed since it was last established: further failures of the same outage go unreported. */
+  private failing = false;
   private closed = false;
 
   constructor(
@@ -43,6 +45,7 @@ export class AppendListener {
       await client.query(`listen ${this.channel}`);
       if (this.closed) return this.drop(client);
       this.established = true;
+      this.failing = false;
       // Appends that committed before LISTEN took effect notified nobody.
       this.onAppend('');
     })().catch((error: unknown) => this.drop(client, error));
@@ -60,7 +63,10 @@ export class AppendListener {
     this.client = null;
     this.connecting = null;
     this.established = false;
-    if (error !== undefined && !this.closed) this.onError(error);
+    if (error !== undefined && !this.closed && !this.failing) {
+      this.failing = true;
+      this.onError(error);
+    }
     if (lost && !this.closed) this.onAppend('');
     client.removeAllListeners('end');
     client.on('error', () => undefined);

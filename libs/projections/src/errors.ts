@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../../platform/src/database/database-unavailable';
 import type { RecordedEvent } from '../../event-store/src';
 
 export class UnknownProjection extends Error {
@@ -46,21 +47,16 @@ export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-// SQLSTATE classes and codes that say "try again", not "this event is bad": connection loss,
-// serialization failure and deadlock, server shutting down, too many connections.
-const TRANSIENT_SQLSTATE = /^(08...|40001|40P01|57P0[1-3]|53300)$/;
-const TRANSIENT_NODE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+/** Serialization failure and deadlock: the same transaction succeeds when run again. */
+const RETRYABLE_SQLSTATE = new Set(['40001', '40P01']);
 
 /**
- * Whether a handler's error comes from the database connection rather than the event. Such
- * errors are retried after a poll interval; marking the projector failed for them would leave
- * it stopped after every network blip.
+ * Whether a handler's error comes from the database (connection lost, server restarting, out of
+ * connections or disk, a lost race) rather than the event. Such errors are retried after a poll
+ * interval; marking the projector failed for them would leave it stopped after every outage.
  */
 export function isTransient(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_NODE_CODES.has(code))) {
-    return true;
-  }
-  return /Connection terminated/i.test(messageOf(error));
+  if (isDatabaseUnavailable(error)) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RETRYABLE_SQLSTATE.has(code);
 }

@@ -92,8 +92,18 @@ describe('following appends live', () => {
           [LISTENER_APPLICATION_NAME],
         )
       ).rows.map((r) => r.pid);
-    let before = await listeners();
-    while (before.length === 0) before = await listeners(); // connecting in the background
+    // Connecting in the background: wait until its LISTEN has completed, not only until it shows
+    // up (a connection killed before that was never established, and wakes no one by design).
+    const listening = async (): Promise<number[]> =>
+      (
+        await h.pool.query<{ pid: number }>(
+          `select pid from pg_stat_activity
+            where application_name = $1 and datname = current_database() and state = 'idle' and query ilike 'listen %'`,
+          [LISTENER_APPLICATION_NAME],
+        )
+      ).rows.map((r) => r.pid);
+    let before = await listening();
+    while (before.length === 0) before = await listening();
     await h.pool.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [before]);
 
     let after: number[] = [];

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../../event-store/src';
 import { PostgresEventStore } from '../../event-store/src/postgres/postgres-event-store';
+import { isDatabaseUnavailable } from '../../platform/src/database/database-unavailable';
 import { Alarm } from './alarm';
 import { AppendListener } from './append-listener';
 import { applyEvents } from './apply-events';
@@ -23,6 +24,7 @@ import {
   UnknownProjection,
 } from './errors';
 import type { Projector } from './projector';
+import { RunnerPresence, runnersElsewhere } from './runner-presence';
 import {
   assertIdentifier,
   createShadowTables,
@@ -87,6 +89,8 @@ interface Worker {
   paused: boolean;
   /** When the checkpoint row was last written (ms, monotonic `performance.now()`). */
   persistedAt: number;
+  /** The database is unreachable: said once when it starts and once when it ends, not every poll. */
+  outage: boolean;
   /** The batch in flight (resolved when idle), awaited before a swap. */
   inFlight: Promise<void>;
   loop: Promise<void> | null;
@@ -111,6 +115,7 @@ export class ProjectionRunner {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private listener: AppendListener | null = null;
+  private presence: RunnerPresence | null = null;
   private subscription: Subscription | null = null;
   private started = false;
   private stopping = false;
@@ -136,6 +141,11 @@ export class ProjectionRunner {
       worker.errorPosition = null;
     }
     this.started = true;
+    const url = this.databaseUrl();
+    if (url) {
+      this.presence = new RunnerPresence(url);
+      this.presence.ensure();
+    }
     await this.listen();
     for (const worker of this.workers.values()) this.launch(worker);
   }
@@ -147,7 +157,11 @@ export class ProjectionRunner {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const worker of this.workers.values()) worker.alarm.ring();
-    await Promise.all([this.subscription?.stop().catch(() => undefined), this.listener?.close()]);
+    await Promise.all([
+      this.subscription?.stop().catch(() => undefined),
+      this.listener?.close(),
+      this.presence?.close(),
+    ]);
     const workers = [...this.workers.values()];
     await Promise.all(workers.flatMap((w) => [w.loop, w.rebuild?.catch(() => undefined)]));
     for (const worker of workers) if (worker.state !== 'failed') worker.state = 'stopped';
@@ -189,20 +203,27 @@ export class ProjectionRunner {
   }
 
   /**
-   * Per projector, from the checkpoint table (so a runner that was never started, as in the
-   * ops CLI, reports what the running service has done) merged with this runner's own state.
+   * Per projector, from the checkpoint table merged with this runner's own state. A runner that
+   * was never started (the ops CLI beside a running service) reports what the database shows of
+   * the others: the service's checkpoints and failures, whether a started runner holds its
+   * presence lock, and which projections some process is rebuilding.
    */
   async status(): Promise<ProjectorStatus[]> {
     const stored = await readCheckpoints(this.options.dataSource);
+    const elsewhere = this.started ? null : await runnersElsewhere(this.options.dataSource, this.names);
     // Read after the checkpoints, so the head is never behind them.
     const head = await this.options.store.headPosition();
     return [...this.workers.values()].map((w) => {
       const row = stored.get(w.projector.name);
       const checkpoint = row && row.position > w.checkpoint ? row.position : w.checkpoint;
-      const failedBeforeStart = !this.started && row?.failed === true;
+      let state: ProjectorState = w.state;
+      if (w.rebuild) state = 'rebuilding';
+      else if (elsewhere?.rebuilding.has(w.projector.name)) state = 'rebuilding';
+      else if (elsewhere && row?.failed) state = 'failed';
+      else if (elsewhere?.live) state = 'running';
       return {
         name: w.projector.name,
-        state: w.rebuild ? 'rebuilding' : failedBeforeStart ? 'failed' : w.state,
+        state,
         checkpoint: checkpoint.toString(),
         head: head.toString(),
         lag: (head > checkpoint ? head - checkpoint : 0n).toString(),
@@ -246,6 +267,7 @@ export class ProjectionRunner {
       errorPosition: null,
       paused: false,
       persistedAt: 0,
+      outage: false,
       inFlight: Promise.resolve(),
       loop: null,
       rebuild: null,
@@ -275,11 +297,16 @@ export class ProjectionRunner {
     }
   }
 
+  /** The event store's PostgreSQL database, else the read models' (where LISTEN and presence live). */
+  private databaseUrl(): string | undefined {
+    return this.options.databaseUrl ?? (this.options.dataSource.options as { url?: string }).url;
+  }
+
   private async listen(): Promise<void> {
-    const { store, dataSource, logger } = this.options;
+    const { store, logger } = this.options;
     const wakeUp = this.options.wakeUp ?? (store instanceof PostgresEventStore ? 'notify' : 'subscription');
     if (wakeUp === 'notify') {
-      const url = this.options.databaseUrl ?? (dataSource.options as { url?: string }).url;
+      const url = this.databaseUrl();
       if (!url) {
         logger?.warn('no database URL to LISTEN on; projectors only poll');
         return;
@@ -324,13 +351,19 @@ export class ProjectionRunner {
       let caughtUp: boolean;
       try {
         caughtUp = await batch;
+        if (worker.outage) {
+          worker.outage = false;
+          this.options.logger?.info({ projection: worker.projector.name }, 'projector resumed');
+        }
       } catch (error) {
         if (error instanceof PoisonEvent) return this.fail(worker, error);
         this.retryLater(worker, error);
         caughtUp = true;
       }
       if (caughtUp && !this.stopping) {
+        // Both are lost with the database; re-opened here once it is back.
         this.listener?.ensure();
+        this.presence?.ensure();
         // Someone waits for a position this worker has not reached: the event is committed but
         // hidden behind another open transaction (ADR 0001), and its one NOTIFY is spent. Look
         // again soon, backing off, rather than after a whole poll interval.
@@ -422,10 +455,19 @@ export class ProjectionRunner {
   /** Not the event's fault (connection lost, deadlock...): keep the checkpoint, try again later. */
   private retryLater(worker: Worker, error: unknown): void {
     worker.lastError = messageOf(error);
-    this.options.logger?.warn(
-      { projection: worker.projector.name, err: error },
-      'projector batch failed; retrying after the poll interval',
-    );
+    const projection = worker.projector.name;
+    if (!isDatabaseUnavailable(error)) {
+      this.options.logger?.warn(
+        { projection, err: error },
+        'projector batch failed; retrying after the poll interval',
+      );
+    } else if (!worker.outage) {
+      worker.outage = true;
+      this.options.logger?.warn(
+        { projection, error: messageOf(error) },
+        'database unreachable: projector waits, retrying every poll interval',
+      );
+    }
   }
 
   private async fail(worker: Worker, poison: PoisonEvent): Promise<void> {

@@ -9,6 +9,7 @@ import { SandboxClock } from '../../../../libs/platform/src/clock/sandbox-clock'
 import type { AppConfig } from '../../../../libs/platform/src/config/config';
 import { APP_CONFIG } from '../../../../libs/platform/src/config/config.token';
 import { metadataOf } from '../../../../libs/platform/src/http/request-metadata';
+import { queryParam, strictQuery } from '../../../../libs/platform/src/http/strict-query';
 import { NotFound } from '../../../../libs/platform/src/problem';
 import { ProblemException } from '../../../../libs/platform/src/problem/problem.filter';
 import { problem } from '../../../../libs/platform/src/problem/problem';
@@ -25,6 +26,15 @@ class AdvanceClockDto {
 }
 
 const STREAM_NAME = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+/**
+ * A stream reads from a revision, not by cursor: `from_revision` (default 0) and `limit` (1 to
+ * 1000, default 100); anything else, blank or repeated is 400 (strict-query.ts).
+ */
+const STREAM_EVENTS_QUERY = {
+  from_revision: queryParam.wholeNumber(0, Number.MAX_SAFE_INTEGER),
+  limit: queryParam.wholeNumber(1, 1000),
+};
 
 /**
  * Operator tools over the event store and read models (CONTRACT §2): audit any stream, watch
@@ -47,8 +57,9 @@ export class PlatformOpsController {
     if (!STREAM_NAME.test(streamName)) {
       throw validationProblem([{ field: 'streamName', message: 'is not a stream name' }]);
     }
-    const fromRevision = wholeNumber(query.from_revision, 'from_revision', 0, Number.MAX_SAFE_INTEGER, 0);
-    const limit = wholeNumber(query.limit, 'limit', 1, 1000, 100);
+    const params = strictQuery(query, STREAM_EVENTS_QUERY, { paged: false });
+    const fromRevision = params.from_revision ?? 0;
+    const limit = params.limit ?? 100;
     const events = await this.store.readStream(streamName, {
       fromRevision: BigInt(fromRevision),
       limit: limit + 1,
@@ -73,7 +84,8 @@ export class PlatformOpsController {
   }
 
   @Get('projections')
-  async listProjections() {
+  async listProjections(@Query() query: Record<string, unknown>) {
+    strictQuery(query, {}, { paged: false });
     return { data: await this.projections.status() };
   }
 
@@ -120,12 +132,4 @@ function rebuildRunning(name: string) {
   return new ProblemException(
     problem(409, 'rebuild_in_progress', `projection ${name} is already being rebuilt`, { retryable: true }),
   );
-}
-
-function wholeNumber(raw: unknown, field: string, min: number, max: number, fallback: number): number {
-  if (raw === undefined) return fallback;
-  if (typeof raw !== 'string' || !/^\d{1,16}$/.test(raw) || +raw < min || +raw > max) {
-    throw validationProblem([{ field, message: `must be a whole number from ${min} to ${max}` }]);
-  }
-  return Number(raw);
 }

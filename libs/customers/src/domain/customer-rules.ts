@@ -1,4 +1,5 @@
 import { isUsStateCode } from '../../../configuration/src/us-states';
+import { plainTextProblem } from '../../../platform/src/validation/plain-text';
 import { isIsoCountryCode } from './country-codes';
 import type { CustomerAddress } from './customer-events';
 import type { FieldError } from './customer-errors';
@@ -45,7 +46,6 @@ const refused = <T>(message: string): Checked<T> => ({ ok: false, message });
 
 const length = (value: string): number => [...value].length;
 const isBlank = (value: string): boolean => value.trim() === '';
-const CONTROL = /\p{Cc}/u;
 
 /** `email`: required on create; when present on PATCH it must not be blank either. */
 export function checkEmail(value: string): Checked<string> {
@@ -69,7 +69,8 @@ export function checkDisplayName(value: string): Checked<string | null> {
   if (trimmed === '') return ok(null);
   const { displayNameMin: min, displayNameMax: max } = CUSTOMER_LIMITS;
   if (length(trimmed) < min || length(trimmed) > max) return refused(`must be ${min} to ${max} characters`);
-  if (CONTROL.test(trimmed)) return refused('must not contain control characters');
+  const unsafe = plainTextProblem(trimmed);
+  if (unsafe) return refused(unsafe);
   return ok(trimmed);
 }
 
@@ -93,7 +94,8 @@ export interface CustomerAddressInput {
 function text(value: string, max: number, required: boolean): Checked<string | null> {
   if (isBlank(value)) return required ? refused('must not be blank') : ok(null);
   if (length(value) > max) return refused(`must be at most ${max} characters`);
-  if (CONTROL.test(value)) return refused('must not contain control characters');
+  const unsafe = plainTextProblem(value);
+  if (unsafe) return refused(unsafe);
   return ok(value);
 }
 

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { PlainText } from '../../../platform/src/validation/plain-text';
 
 /**
  * Customer bodies. The DTOs check shape and types (and refuse unknown fields); the value rules
@@ -9,36 +10,45 @@ import { IsBoolean, IsObject, IsOptional, IsString, ValidateNested } from 'class
  */
 export class CustomerAddressDto {
   @IsString()
+  @PlainText()
   line1!: string;
 
   @IsOptional()
   @IsString()
+  @PlainText()
   line2?: string | null;
 
   @IsString()
+  @PlainText()
   city!: string;
 
   @IsString()
+  @PlainText()
   state!: string;
 
   @IsString()
+  @PlainText()
   postal_code!: string;
 
   @IsString()
+  @PlainText()
   country!: string;
 }
 
 /** `POST /merchants/{merchantId}/customers`: `email` required, the rest optional. */
 export class CreateCustomerDto {
   @IsString()
+  @PlainText()
   email!: string;
 
   @IsOptional()
   @IsString()
+  @PlainText()
   display_name?: string | null;
 
   @IsOptional()
   @IsString()
+  @PlainText()
   phone?: string | null;
 
   @IsOptional()
@@ -52,14 +62,17 @@ export class CreateCustomerDto {
 export class UpdateCustomerDto {
   @IsOptional()
   @IsString()
+  @PlainText()
   email?: string | null;
 
   @IsOptional()
   @IsString()
+  @PlainText()
   display_name?: string | null;
 
   @IsOptional()
   @IsString()
+  @PlainText()
   phone?: string | null;
 
   @IsOptional()

@@ -8,6 +8,7 @@ import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
+import { strictQuery } from '../../../platform/src/http/strict-query';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import type { CustomerCommandInput } from '../application/customer-commands';
 import { CustomerCommands } from '../application/customer-commands.service';
@@ -32,7 +33,7 @@ export class CustomersController {
     private readonly cursors: CursorCodec,
   ) {}
 
-  /** Newest first; deleted customers are not listed. */
+  /** Newest first; deleted customers are not listed. Any parameter but the page's is 400. */
   @Get()
   @PartnerRoute('customer:read')
   async list(
@@ -40,6 +41,7 @@ export class CustomersController {
     @Query() query: Record<string, unknown>,
     @CurrentPartner() caller: PartnerPrincipal,
   ) {
+    strictQuery(query, {}); // no filters: only cursor and page_size
     await this.merchants.getForPartner(merchantId, caller.partnerId);
     const scope = `partner:${caller.partnerId}:merchant:${merchantId}`;
     const page = pageRequest(query, this.cursors, 'customers', scope);

@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import type { EventMetadata } from '../../../event-store/src';
 import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
+import { isFlagEnabled } from '../../../partners/src/domain/configuration/configuration';
 import { PaymentGateway } from '../../../gateway/src/gateway';
 import { Clock } from '../../../platform/src/clock/clock';
 import { SealedBox } from '../../../platform/src/crypto/sealed-box';
@@ -46,7 +47,8 @@ type SessionCommandInput = HppSessionCommand extends infer C
  * once, even under double submit). One post at a time per session: a PostgreSQL advisory lock,
  * so a second click (or a second browser tab) waits and then finds the session completed.
  *
- * Order: CSRF → form rules → vault → (save page or "save" checkbox) mint the stored credential →
+ * Order: CSRF → form rules → the partner still accepts the method (accepted_methods; ACH also
+ * needs `ach_payments`) → vault → (save page or "save" checkbox) mint the stored credential →
  * (payment page) charge through {@link Payments.chargeHosted}, the same path as POST /transactions
  * → complete the session. A decline or an invalid entry counts as a failed attempt; the 5th locks
  * the session (card-testing defence). The charge's command id is derived from the session and the
@@ -118,10 +120,20 @@ export class HostedCheckout {
         ? { kind: 'closed' }
         : { kind: 'retry', status: 422, errors: parsed.errors, values: parsed.values };
     }
-    const refusal =
-      parsed.input.paymentMethod === 'card'
-        ? await this.cardTypeRefusal(session.partnerId, parsed.input.card.pan)
-        : null;
+    if (parsed.input.paymentMethod === 'ach') {
+      // Not the payer's doing, and nothing the payer can change on an ACH page: not an attempt.
+      if (!(await this.achAccepted(session.partnerId))) {
+        return {
+          kind: 'retry',
+          status: 422,
+          errors: {},
+          values: {},
+          pageError: 'Bank account payments are not accepted here. Please contact the merchant.',
+        };
+      }
+      return this.complete(session, parsed.input, requestId);
+    }
+    const refusal = await this.cardTypeRefusal(session.partnerId, parsed.input.card.pan);
     if (refusal) {
       const closed = await this.failAttempt(session, 'card_type_not_accepted', requestId);
       return closed
@@ -129,6 +141,20 @@ export class HostedCheckout {
         : { kind: 'retry', status: 422, errors: { card_number: refusal }, values: {} };
     }
     return this.complete(session, parsed.input, requestId);
+  }
+
+  /**
+   * Whether the partner takes ACH on its pages right now: `ach` in `hpp_settings.accepted_methods`
+   * and the `ach_payments` flag on. Both are checked at session create; they are checked again
+   * here because the partner may have changed them while the page was open, and a debit the
+   * partner no longer accepts must not be sent.
+   */
+  private async achAccepted(partnerId: string): Promise<boolean> {
+    const { configuration } = await this.partners.get(partnerId);
+    const accepted = configuration.hppSettings.acceptedMethods;
+    return (
+      (accepted.length === 0 || accepted.includes('ach')) && isFlagEnabled(configuration, 'ach_payments')
+    );
   }
 
   /**
@@ -141,6 +167,8 @@ export class HostedCheckout {
     if (accepted.length === 0) return null;
     const kind = (await this.gateway.cardFunding(pan)) === 'credit' ? 'credit_card' : 'debit_card';
     if (accepted.includes(kind)) return null;
+    const other = kind === 'credit_card' ? 'debit_card' : 'credit_card';
+    if (!accepted.includes(other)) return 'Cards are not accepted here.';
     return kind === 'debit_card'
       ? 'Debit cards are not accepted here. Please use a credit card.'
       : 'Credit cards are not accepted here. Please use a debit card.';

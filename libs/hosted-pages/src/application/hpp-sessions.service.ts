@@ -16,6 +16,11 @@ import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor, metadataOf } from '../../../platform/src/http/request-metadata';
 import { DomainError } from '../../../platform/src/problem';
+import { PartnerReader } from '../../../partners/src/application/partner-reader';
+import {
+  assertFeaturesEnabled,
+  type FeatureNeed,
+} from '../../../partners/src/domain/configuration/feature-gate';
 import { CustomFieldsInvalid, MerchantNotTransactable } from '../../../transactions/src/application/payments';
 import { parseSessionRequest, type HppSessionRequest } from '../domain/session/session-request';
 import {
@@ -26,38 +31,80 @@ import {
 } from '../domain/session/session-resource';
 import { HppSessionStore } from './hpp-session-store';
 
-/** 403 `feature_not_enabled`: a session variant needs a flag the partner does not have. */
-export class HppSessionFeatureNotEnabled extends DomainError {
-  readonly code = 'feature_not_enabled';
+/**
+ * 422 `payment_method_not_accepted`: the partner's `hpp_settings.accepted_methods` leave out the
+ * session's `payment_method` (ACH without `ach`; a card page with neither card kind), so no payer
+ * could ever pay on the page.
+ */
+export class PaymentMethodNotAccepted extends DomainError {
+  readonly code = 'payment_method_not_accepted';
+  override readonly retryable = false;
+  readonly errors: readonly { field: string; message: string }[];
 
-  constructor(
-    readonly flag: string,
-    what: string,
-  ) {
-    super(`${what} needs the feature flag ${flag}`);
+  constructor(paymentMethod: string, accepted: readonly string[]) {
+    const message = `${paymentMethod} is not in the partner's hpp_settings.accepted_methods (${accepted.join(', ')})`;
+    super(message);
+    this.errors = [{ field: 'payment_method', message }];
   }
 }
 
+/** The accepted method names a session's `payment_method` stands for. */
+const METHODS_OF: Record<HppSessionRequest['paymentMethod'], readonly string[]> = {
+  ach: ['ach'],
+  card: ['credit_card', 'debit_card'],
+};
+
 /**
- * The feature flags a session's variants need (docs/feature-flags.md): the whole endpoint needs
- * `hosted_payment_pages` (on the route); these are checked on the parsed body.
+ * The feature flags a session's variants need (docs/feature-flags.md), in the order a refusal
+ * names them: the whole endpoint needs `hosted_payment_pages` (on the route); these are checked
+ * on the parsed body.
  */
-function requiredFlags(request: HppSessionRequest): [flag: string, what: string][] {
-  const flags: [string, string][] = [];
-  if (request.paymentMethod === 'ach') flags.push(['ach_payments', 'an ACH session']);
-  if (request.savesPaymentMethod) flags.push(['stored_credentials', 'a session that saves a payment method']);
-  if (request.recurringPlan) flags.push(['recurring_billing', 'a session with a recurring_plan']);
-  if (request.credentialUsages.includes('INSTALLMENT')) {
-    flags.push(['installments', 'credential_usages with INSTALLMENT']);
+function featuresNeeded(request: HppSessionRequest): FeatureNeed[] {
+  const needs: FeatureNeed[] = [];
+  if (request.paymentMethod === 'ach') {
+    needs.push({ flag: 'ach_payments', field: 'payment_method', what: 'an ACH session' });
   }
-  if (request.customFields.length > 0) flags.push(['custom_fields', 'custom_fields on a session']);
-  return flags;
+  if (request.savesPaymentMethod) {
+    const field =
+      request.pagePurpose === 'save_payment_method'
+        ? 'page_purpose'
+        : request.recurringPlan
+          ? 'recurring_plan'
+          : 'save_payment_method';
+    needs.push({ flag: 'stored_credentials', field, what: 'a session that saves a payment method' });
+  }
+  if (request.recurringPlan) {
+    needs.push({
+      flag: 'recurring_billing',
+      field: 'recurring_plan',
+      what: 'a session with a recurring_plan',
+    });
+  }
+  if (request.credentialUsages.includes('RECURRING')) {
+    needs.push({
+      flag: 'recurring_billing',
+      field: 'credential_usages',
+      what: 'credential_usages with RECURRING',
+    });
+  }
+  if (request.credentialUsages.includes('INSTALLMENT')) {
+    needs.push({
+      flag: 'installments',
+      field: 'credential_usages',
+      what: 'credential_usages with INSTALLMENT',
+    });
+  }
+  if (request.customFields.length > 0) {
+    needs.push({ flag: 'custom_fields', field: 'custom_fields', what: 'custom_fields on a session' });
+  }
+  return needs;
 }
 
 /**
  * `POST /hpp/sessions`, `GET /hpp/sessions/{id}`, `POST /hpp/sessions/{id}/cancel`: the checks
  * around the session aggregate. Order of a create, each failing before anything is written:
- * body (400) → feature flags of its variants (403) → merchant is the partner's (404
+ * body (400) → feature flags of its variants (403) → the partner's accepted methods take its
+ * `payment_method` (422 `payment_method_not_accepted`) → merchant is the partner's (404
  * `merchant_not_found`) → merchant may transact (422 `merchant_not_transactable`) → customer is a
  * live customer of that merchant (404 `customer_not_found`) → custom fields against the merchant's
  * configuration (422 `custom_fields_invalid`) → price → decide.
@@ -69,6 +116,7 @@ export class HppSessions {
     private readonly merchants: MerchantReader,
     private readonly customers: CustomerReader,
     private readonly pricing: MerchantPricing,
+    private readonly partners: PartnerReader,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -79,9 +127,8 @@ export class HppSessions {
     body: unknown,
   ): Promise<HppSessionCreateResource> {
     const parsed = parseSessionRequest(body);
-    for (const [flag, what] of requiredFlags(parsed)) {
-      if (!caller.enabledFeatures.includes(flag)) throw new HppSessionFeatureNotEnabled(flag, what);
-    }
+    assertFeaturesEnabled(caller.enabledFeatures, featuresNeeded(parsed));
+    await this.assertMethodAccepted(caller.partnerId, parsed.paymentMethod);
     const merchant = await this.merchants.getForPartner(parsed.merchantId, caller.partnerId);
     this.assertTransactable(merchant);
     if (parsed.customerId !== null) {
@@ -124,6 +171,22 @@ export class HppSessions {
       metadataOf(request, caller.partnerId),
     );
     return toSessionResource(session, this.sessions.urls(session.id), this.clock.now());
+  }
+
+  /**
+   * The partner's `hpp_settings.accepted_methods` must take the session's method: a page nobody
+   * could pay on is refused at create, not discovered by the payer. (Which card kind a payer
+   * brings is known only on the page: hosted-checkout.ts refuses a left-out kind there.)
+   */
+  private async assertMethodAccepted(
+    partnerId: string,
+    paymentMethod: HppSessionRequest['paymentMethod'],
+  ): Promise<void> {
+    const accepted = (await this.partners.get(partnerId)).configuration.hppSettings.acceptedMethods;
+    // An empty list (never stored: the settings refuse one) would restrict nothing, as on the page.
+    if (accepted.length > 0 && !METHODS_OF[paymentMethod].some((method) => accepted.includes(method))) {
+      throw new PaymentMethodNotAccepted(paymentMethod, accepted);
+    }
   }
 
   /**

@@ -22,7 +22,7 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
-import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
 import { ExecutePartnerCommand } from '../../../partners/src/application/partner-commands';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
@@ -52,8 +52,6 @@ class EmbeddingDomainsDto {
   domains!: unknown[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Hosted-payment-page configuration (spec "Configuration"): the partner's template, each
  * merchant's override, the effective configuration the page renders with, and the iframe
@@ -75,15 +73,16 @@ export class HppPageConfigController {
   @Get()
   @PartnerRoute('config:read')
   async effective(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
+    const { merchant_id: merchantId } = strictQuery(
+      query,
+      { merchant_id: queryParam.uuid() },
+      { paged: false },
+    );
     const partner = await this.partners.get(caller.partnerId);
-    const merchantId = query.merchant_id;
     if (merchantId === undefined) {
       return effectiveHppPageConfiguration(partner.hppTemplate, null, null, partner.id);
     }
-    if (typeof merchantId !== 'string' || !UUID.test(merchantId)) {
-      throw validationProblem([{ field: 'merchant_id', message: 'must be a UUID' }]);
-    }
-    const merchant = await this.merchants.getForPartner(merchantId.toLowerCase(), caller.partnerId);
+    const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
     return effectiveHppPageConfiguration(partner.hppTemplate, merchant.hppPage, merchant.id, partner.id);
   }
 
@@ -113,7 +112,8 @@ export class HppPageConfigController {
   /** Every stored configuration of the partner, active or not: the template, then the overrides. */
   @Get('configs')
   @PartnerRoute('config:read')
-  async list(@CurrentPartner() caller: PartnerPrincipal) {
+  async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
+    strictQuery(query, {}, { paged: false });
     const partner = await this.partners.get(caller.partnerId);
     const { rows } = await this.pool.query<{ id: string; override: HppPageConfigState }>(
       `select id, snapshot->'hppPage'->'override' as override from merchant_list

@@ -1,3 +1,4 @@
+import { forbiddenCharacter } from '../../../platform/src/validation/plain-text';
 import {
   detectBrand,
   lastFour,
@@ -76,7 +77,8 @@ export const MAX_ENTERED_AMOUNT_MAJOR = 999_999;
 
 const POSTAL_CODE = /^[A-Z0-9](?:[A-Z0-9 -]{1,8}[A-Z0-9])$/i;
 const DIGITS = /^[0-9]+$/;
-const CONTROL = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+/** One rule for every text field (platform plain-text.ts): controls, separators, bidi. */
+const CONTROL = { test: (value: string): boolean => forbiddenCharacter(value) !== null };
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 const ok = <T>(value: T): Checked<T> => ({ ok: true, value });

@@ -8,6 +8,7 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { Clock } from '../../../platform/src/clock/clock';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { PlainText } from '../../../platform/src/validation/plain-text';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
 import { BankAccountVault } from '../application/bank-account-vault';
 import { type MerchantCommandInput } from '../application/merchant-commands';
@@ -32,6 +33,7 @@ class BankAccountDto {
   @IsString()
   @Length(1, 200)
   @Matches(/\S/, { message: 'must not be blank' })
+  @PlainText()
   account_holder_name!: string;
 }
 

@@ -7,6 +7,7 @@ import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { Clock } from '../../../platform/src/clock/clock';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
+import { strictQuery } from '../../../platform/src/http/strict-query';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
 import { baaTemplatePdf } from '../application/baa-template';
@@ -62,6 +63,7 @@ export class ComplianceDocumentsController {
     @Query() query: Record<string, unknown>,
     @CurrentPartner() caller: PartnerPrincipal,
   ) {
+    strictQuery(query, {}); // no filters: only cursor and page_size
     const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
     const scope = `partner:${caller.partnerId}:merchant:${merchantId}`;
     const page = pageRequest(query, this.cursors, DOCUMENT_LIST, scope);

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Req } from '@nestjs/common';
 import { IsOptional } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
+import { strictQuery } from '../../../platform/src/http/strict-query';
+import { analyseRegexes } from '../../../platform/src/validation/safe-regex';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
 import type { MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantCommands } from '../application/merchant-commands.service';
 import { MerchantReader } from '../application/merchant-reader';
+import { regExPatternsToAnalyse } from '../domain/custom-fields/custom-field-definition';
 import { toCustomFieldConfiguration } from '../domain/custom-fields/custom-fields-decide';
 import type { Merchant } from '../domain/merchant';
 
@@ -53,11 +56,15 @@ export class CustomFieldsController {
     @CurrentPartner() caller: PartnerPrincipal,
     @Req() request: FastifyRequest,
   ) {
+    await this.merchants.getForPartner(merchantId, caller.partnerId);
+    // Proven linear before deciding; the analysis runs outside the event loop (safe-regex.ts).
+    const regExVerdicts = await analyseRegexes(regExPatternsToAnalyse(body.fields));
     const merchant = await this.run(request, caller, merchantId, {
       type: 'ConfigureCustomFields',
       merchantId,
       partnerId: caller.partnerId,
       fields: body.fields,
+      regExVerdicts,
     });
     return toCustomFieldConfiguration(merchant, merchant.customFields);
   }
@@ -81,7 +88,8 @@ export class CustomFieldsController {
   /** Every configured merchant of the partner (never-configured merchants are not listed). */
   @Get('configs')
   @PartnerRoute('custom_fields:config:read')
-  async list(@CurrentPartner() caller: PartnerPrincipal) {
+  async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
+    strictQuery(query, {}, { paged: false });
     const { rows } = await this.pool.query<{ snapshot: Merchant }>(
       `select snapshot from merchant_list
         where partner_id = $1 and coalesce((snapshot->'customFields'->>'configVersion')::int, 0) > 0

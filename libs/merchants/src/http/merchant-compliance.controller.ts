@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { MerchantCommands } from '../application/merchant-commands.service';
 import { IsString } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
@@ -7,6 +7,7 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
+import { strictQuery } from '../../../platform/src/http/strict-query';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
@@ -33,7 +34,8 @@ export class MerchantComplianceController {
 
   @Get('onboarding/saq-types')
   @PartnerRoute('merchant:read')
-  saqTypes() {
+  saqTypes(@Query() query: Record<string, unknown>) {
+    strictQuery(query, {}, { paged: false });
     return SAQ_TYPES;
   }
 

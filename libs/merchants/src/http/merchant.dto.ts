@@ -12,6 +12,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { US_STATES } from '../../../configuration/src/us-states';
+import { PlainText } from '../../../platform/src/validation/plain-text';
 import { MERCHANT_CHANNELS as CHANNELS, MERCHANT_OPERATOR_ACTIONS } from '../domain/merchant-states';
 
 const NOT_BLANK = /\S/;
@@ -26,15 +27,18 @@ export class CreateMerchantDto {
   @IsString()
   @Length(1, 200)
   @Matches(NOT_BLANK, { message: 'must not be blank' })
+  @PlainText()
   business_name!: string;
 
   @IsEmail({}, { message: 'must be an email address' })
   @MaxLength(254)
+  @PlainText()
   contact_email!: string;
 
   @IsString()
   @Length(1, 200)
   @Matches(NOT_BLANK, { message: 'must not be blank' })
+  @PlainText()
   contact_name!: string;
 
   @IsString()
@@ -44,11 +48,13 @@ export class CreateMerchantDto {
   @IsOptional()
   @IsString()
   @Length(1, 200)
+  @PlainText()
   authorized_signer_name?: string;
 
   @IsOptional()
   @IsEmail({}, { message: 'must be an email address' })
   @MaxLength(254)
+  @PlainText()
   authorized_signer_email?: string;
 
   @IsOptional()
@@ -73,17 +79,20 @@ export class UpdateMerchantDto {
   @IsString()
   @Length(1, 200)
   @Matches(NOT_BLANK, { message: 'must not be blank' })
+  @PlainText()
   business_name?: string;
 
   @ValidateIf(present)
   @IsEmail({}, { message: 'must be an email address' })
   @MaxLength(254)
+  @PlainText()
   contact_email?: string;
 
   @ValidateIf(present)
   @IsString()
   @Length(1, 200)
   @Matches(NOT_BLANK, { message: 'must not be blank' })
+  @PlainText()
   contact_name?: string;
 
   @ValidateIf(present)
@@ -94,11 +103,13 @@ export class UpdateMerchantDto {
   @ValidateIf(present)
   @IsString()
   @Length(1, 200)
+  @PlainText()
   authorized_signer_name?: string;
 
   @ValidateIf(present)
   @IsEmail({}, { message: 'must be an email address' })
   @MaxLength(254)
+  @PlainText()
   authorized_signer_email?: string;
 
   @ValidateIf(present)
@@ -121,6 +132,7 @@ export class RespondClarificationDto {
   @IsString()
   @Length(1, 2000)
   @Matches(NOT_BLANK, { message: 'must not be blank' })
+  @PlainText({ multiline: true })
   response!: string;
 }
 
@@ -129,6 +141,7 @@ export class ResubmitDto {
   @IsOptional()
   @IsString()
   @Length(1, 2000)
+  @PlainText({ multiline: true })
   message?: string;
 }
 
@@ -140,6 +153,7 @@ export class MerchantTransitionDto {
   @IsOptional()
   @IsString()
   @Length(1, 2000)
+  @PlainText({ multiline: true })
   reason?: string;
 
   @IsOptional()
@@ -150,5 +164,6 @@ export class MerchantTransitionDto {
   @IsOptional()
   @IsString()
   @Length(1, 2000)
+  @PlainText({ multiline: true })
   clarification_message?: string;
 }

@@ -8,7 +8,7 @@ import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
-import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
 import { hipaaBaaStatusFor } from '../application/merchant-catalog';
 import { type MerchantCommandInput } from '../application/merchant-commands';
@@ -39,13 +39,15 @@ export class MerchantsController {
   @Get()
   @PartnerRoute('merchant:read')
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
-    const filters = merchantFilters(query);
-    const scope = `partner:${caller.partnerId}:${filters.state ?? ''}:${filters.mcc ?? ''}`;
+    const filters = strictQuery(query, MERCHANT_LIST_QUERY);
+    const scope = `partner:${caller.partnerId}:${filters.state ?? ''}:${filters.merchant_category_code ?? ''}`;
     const page = pageRequest(query, this.cursors, 'merchants', scope);
     const where = ['partner_id = $1'];
     const params: unknown[] = [caller.partnerId];
     if (filters.state) where.push(`state = $${params.push(filters.state)}`);
-    if (filters.mcc) where.push(`merchant_category_code = $${params.push(filters.mcc)}`);
+    if (filters.merchant_category_code) {
+      where.push(`merchant_category_code = $${params.push(filters.merchant_category_code)}`);
+    }
     const { rows, total } = await listSnapshots<Merchant>(this.pool, 'merchant_list', where, params, page);
     return toPage(
       rows,
@@ -196,21 +198,11 @@ export class MerchantsController {
   }
 }
 
-/** `state` must be a merchant state and `merchant_category_code` four digits; blank is 400. */
-function merchantFilters(query: Record<string, unknown>): { state?: string; mcc?: string } {
-  const errors: { field: string; message: string }[] = [];
-  const out: { state?: string; mcc?: string } = {};
-  if (query.state !== undefined) {
-    if (typeof query.state !== 'string' || !(MERCHANT_STATES as readonly string[]).includes(query.state)) {
-      errors.push({ field: 'state', message: `must be one of ${MERCHANT_STATES.join(', ')}` });
-    } else out.state = query.state;
-  }
-  if (query.merchant_category_code !== undefined) {
-    const mcc = query.merchant_category_code;
-    if (typeof mcc !== 'string' || !MCC_PATTERN.test(mcc)) {
-      errors.push({ field: 'merchant_category_code', message: 'must be four digits' });
-    } else out.mcc = mcc;
-  }
-  if (errors.length) throw validationProblem(errors);
-  return out;
-}
+/**
+ * `GET /merchants` filters (spec "Merchants"): `state` a merchant state, `merchant_category_code`
+ * four digits (exact match). Anything else, blank or repeated is 400 (strict-query.ts).
+ */
+const MERCHANT_LIST_QUERY = {
+  state: queryParam.oneOf(MERCHANT_STATES),
+  merchant_category_code: queryParam.matching(MCC_PATTERN, 'must be four digits'),
+};

@@ -34,6 +34,12 @@ export type PartnerCommand =
       partnerId: string;
       rateLimitTier?: RateLimitTier;
       avsDeclinePolicy?: AvsDeclinePolicy;
+      /**
+       * The operator may set or reset (`[]`) the partner's allow-list, e.g. for a partner whose
+       * addresses changed; null or omitted leaves it. Same rules as the partner's own change,
+       * except that the operator's address is not the partner's, so it is not checked.
+       */
+      ipAllowlist?: string[] | null;
       at: Date;
     }
   | { type: 'SetCertificationStatus'; partnerId: string; status: CertificationStatus; at: Date }
@@ -171,13 +177,29 @@ function decideCommand(command: PartnerCommand, partner: PartnerStateOrNone): Pa
       if (command.avsDeclinePolicy && command.avsDeclinePolicy !== partner.avsDeclinePolicy) {
         changes.avsDeclinePolicy = command.avsDeclinePolicy;
       }
+      // One append for both: the settings decision refuses bad entries before anything is recorded.
+      const settings =
+        command.ipAllowlist == null
+          ? []
+          : decideConfiguration(
+              {
+                type: 'UpdatePartnerSettings',
+                partnerId: command.partnerId,
+                ipAllowlist: command.ipAllowlist,
+                environment: 'production', // only matters to webhook_url, which is not set here
+                at: command.at,
+              },
+              partner.configuration,
+              { partnerId: partner.id },
+            );
       // Setting what is already set records nothing: the answer is the current configuration.
-      if (Object.keys(changes).length === 0) return [];
+      if (Object.keys(changes).length === 0) return settings;
       return [
         {
           type: 'PartnerConfigChanged',
           data: { partnerId: partner.id, ...changes, changedAt: command.at.toISOString() },
         },
+        ...settings,
       ];
     }
     case 'SetCertificationStatus': {

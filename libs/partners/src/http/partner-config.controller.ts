@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Get, HttpCode, Inject, Param, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Put, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
 import { IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
@@ -9,6 +9,7 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { strictQuery } from '../../../platform/src/http/strict-query';
 import { ProjectionRunner } from '../../../projections/src';
 import { ExecutePartnerCommand } from '../application/partner-commands';
 import { PartnerReader } from '../application/partner-reader';
@@ -69,7 +70,8 @@ export class PartnerConfigController {
 
   @Get('feature-flags/me')
   @PartnerRoute('config:read')
-  async featureFlags(@CurrentPartner() caller: PartnerPrincipal) {
+  async featureFlags(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
+    strictQuery(query, {}, { paged: false });
     return allFeatureFlagViews((await this.partners.get(caller.partnerId)).configuration);
   }
 
@@ -138,6 +140,8 @@ export class PartnerConfigController {
           ipAllowlist: body.ip_allowlist,
           acceptedMethods: body.hpp_settings?.accepted_methods,
           environment: this.config.appEnv,
+          // The socket's peer, as the IP allow-list guard sees it (no proxy header is trusted).
+          callerAddress: request.ip,
         },
         metadataOf(request),
       ),

@@ -15,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ALL_PARTNER_SCOPES } from '../../../platform/src/auth/scopes';
+import { PlainText } from '../../../platform/src/validation/plain-text';
 import {
   AVS_DECLINE_POLICIES,
   CERTIFICATION_STATUSES,
@@ -28,24 +29,29 @@ export class BusinessAddressDto {
   @IsString()
   @Length(1, 200)
   @Matches(NOT_BLANK, { message: 'must not be blank' })
+  @PlainText()
   address_line1!: string;
 
   @IsOptional()
   @IsString()
   @MaxLength(200)
+  @PlainText()
   address_line2?: string;
 
   @IsString()
   @Length(1, 100)
   @Matches(NOT_BLANK, { message: 'must not be blank' })
+  @PlainText()
   city!: string;
 
   @IsString()
   @Length(1, 100)
+  @PlainText()
   state!: string;
 
   @IsString()
   @Length(1, 20)
+  @PlainText()
   zip!: string;
 
   @IsString()
@@ -58,20 +64,24 @@ export class CreatePartnerDto {
   @IsString()
   @Length(1, 200)
   @Matches(NOT_BLANK, { message: 'must not be blank' })
+  @PlainText()
   name!: string;
 
   @IsEmail({}, { message: 'must be an email address' })
   @MaxLength(254)
+  @PlainText()
   contact_email!: string;
 
   @IsString()
   @Length(1, 200)
   @Matches(NOT_BLANK, { message: 'must not be blank' })
+  @PlainText()
   contact_name!: string;
 
   @IsOptional()
   @IsString()
   @Length(1, 200)
+  @PlainText()
   dba?: string;
 
   @IsOptional()
@@ -108,6 +118,11 @@ export class OperatorFeatureFlagDto {
   globally_available?: boolean;
 }
 
+/**
+ * `PATCH /platform/partners/{id}/config`: the operator-managed settings, and the partner's
+ * `ip_allowlist` (so an operator can undo a list that shuts the partner out): an array sets it
+ * (entries as for the partner's own PUT), `[]` lifts the restriction, null or omitted leaves it.
+ */
 export class OperatorConfigDto {
   @IsOptional()
   @IsIn(RATE_LIMIT_TIERS, { message: `must be one of ${RATE_LIMIT_TIERS.join(', ')}` })
@@ -116,6 +131,11 @@ export class OperatorConfigDto {
   @IsOptional()
   @IsIn(AVS_DECLINE_POLICIES, { message: `must be one of ${AVS_DECLINE_POLICIES.join(', ')}` })
   avs_decline_policy?: (typeof AVS_DECLINE_POLICIES)[number];
+
+  @IsOptional()
+  @IsArray({ message: 'must be an array of CIDR entries' })
+  @IsString({ each: true, message: 'each entry must be a string' })
+  ip_allowlist?: string[] | null;
 }
 
 /** `PUT /config/feature-flags/me/{flagName}`: `enabled` is required, with no default. */

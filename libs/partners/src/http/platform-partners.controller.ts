@@ -23,6 +23,7 @@ import { generateKey } from '../../../platform/src/auth/secret-key';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { strictQuery } from '../../../platform/src/http/strict-query';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { ProjectionRunner } from '../../../projections/src';
@@ -86,6 +87,7 @@ export class PlatformPartnersController {
   /** Every partner, newest first (the partner-list read model). */
   @Get()
   async list(@Query() query: Record<string, unknown>) {
+    strictQuery(query, {}); // no filters: only cursor and page_size
     const page = pageRequest(query, this.cursors, 'platform-partners', 'platform');
     const params: unknown[] = [page.pageSize + 1];
     const after = page.after === null ? '' : 'where created_position < $2';
@@ -124,8 +126,10 @@ export class PlatformPartnersController {
     return toPartnerResource(partner, this.config.appEnv, await this.partners.liveMerchantCount(partnerId));
   }
 
+  /** The partner's active keys, all at once (a partner has few): no parameters, no pages. */
   @Get(':partnerId/api-keys')
-  async listKeys(@Param('partnerId', UuidParam) partnerId: string) {
+  async listKeys(@Param('partnerId', UuidParam) partnerId: string, @Query() query: Record<string, unknown>) {
+    strictQuery(query, {}, { paged: false });
     const partner = await this.partners.get(partnerId);
     return { data: activeKeys(partner).map((k) => toApiKeyResource(k)) };
   }
@@ -217,6 +221,22 @@ export class PlatformPartnersController {
     return toFeatureFlagSetting(partnerId, flagName, result.partner.configuration, result.partner.version);
   }
 
+  /** The partner configuration as the partner sees it, `ip_allowlist` included. */
+  @Get(':partnerId/config')
+  async readConfig(
+    @Param('partnerId', UuidParam) partnerId: string,
+    @Query() query: Record<string, unknown>,
+  ) {
+    strictQuery(query, {}, { paged: false });
+    const partner = await this.partners.get(partnerId);
+    return toPartnerConfiguration(partner, partner.configuration);
+  }
+
+  /**
+   * Operator-managed settings, and the partner's `ip_allowlist` (`[]` lifts it): the way back for
+   * a partner whose addresses changed. The guard reads the list from a read model, so the answer
+   * waits until the next request sees it (run waits for every read model).
+   */
   @Patch(':partnerId/config')
   async changeConfig(
     @Param('partnerId', UuidParam) partnerId: string,
@@ -228,6 +248,7 @@ export class PlatformPartnersController {
       partnerId,
       rateLimitTier: body.rate_limit_tier,
       avsDeclinePolicy: body.avs_decline_policy,
+      ipAllowlist: body.ip_allowlist,
     });
     return toPartnerConfiguration(result.partner, result.partner.configuration);
   }

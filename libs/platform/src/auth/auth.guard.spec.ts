@@ -194,6 +194,47 @@ describe('AuthGuard in a Nest Fastify app', () => {
     });
   });
 
+  describe('the Authorization header', () => {
+    async function withHeader(url: string, authorization: string) {
+      const res = await app.inject({ method: 'GET', url, headers: { authorization } });
+      return { status: res.statusCode, headers: res.headers, body: res.json() as Record<string, unknown> };
+    }
+
+    it.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])(
+      'takes the scheme in any case (RFC 9110 §11.1): %s',
+      async (scheme) => {
+        expect((await withHeader('/me', `${scheme} ${partnerKey()}`)).status).toBe(200);
+        expect((await withHeader('/platform', `${scheme} ${operatorKey.key}`)).status).toBe(200);
+      },
+    );
+
+    it('takes more than one space after the scheme', async () => {
+      expect((await withHeader('/me', `Bearer   ${partnerKey()}`)).status).toBe(200);
+    });
+
+    it.each(['Basic', 'Token', 'Bearerx', 'Bearer:'])(
+      'refuses another scheme (%s) with 401',
+      async (scheme) => {
+        expectProblem(await withHeader('/me', `${scheme} ${partnerKey()}`), 401, 'unauthorized');
+      },
+    );
+
+    it('still accepts a key issued with `_` in its prefix', async () => {
+      const key = 'csk_ab_cd-EF_0123456789abcdefghijklmnopqrstuv';
+      directory.keys.set('ab_cd-EF', {
+        keyId: 'key-legacy',
+        prefix: 'ab_cd-EF',
+        partnerId: 'partner-legacy',
+        keyHash: hashKey(key),
+        scopes: ['partner:read'],
+        enabledFeatures: [],
+        ipAllowlist: [],
+        rateLimitTier: 'STANDARD',
+      });
+      expect(await get('/me', key)).toMatchObject({ status: 200, body: { ok: 'me' } });
+    });
+  });
+
   describe('IP allow-list and rate limit', () => {
     it('admits only addresses in the allow-list', async () => {
       const key = partnerKey({ ipAllowlist: ['10.0.0.0/8', '2001:db8::/32'] });

@@ -41,7 +41,8 @@ export class AuthGuard implements CanActivate {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const header = request.headers.authorization;
     if (!header) throw unauthorized('send the API key as "Authorization: Bearer <key>"');
-    const bearer = /^Bearer ([^\s]+)$/.exec(header);
+    // RFC 9110 §11.1: the scheme is case-insensitive (`bearer`, `BEARER`), then one or more spaces.
+    const bearer = /^Bearer +(\S+)$/i.exec(header);
     if (!bearer) throw unauthorized('only "Authorization: Bearer <key>" is accepted');
     const token = bearer[1];
     const parsed = parseKey(token);

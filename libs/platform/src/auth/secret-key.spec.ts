@@ -1,12 +1,42 @@
-import { generateKey, hashKey, keyMatches, parseKey } from './secret-key';
+import { generateKey, hashKey, KEY_ALPHABET, keyMatches, parseKey, randomAlphanumeric } from './secret-key';
 
 describe('secret keys', () => {
   it('generates keys in the spec format with an 8-character prefix and a 24+ character secret', () => {
     const { key, prefix, hash } = generateKey('csk');
-    expect(key).toMatch(/^csk_[A-Za-z0-9_-]{8}_[A-Za-z0-9_-]{24,}$/);
+    expect(key).toMatch(/^csk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/);
     expect(parseKey(key)).toMatchObject({ kind: 'csk', prefix });
     expect(hash).toBe(hashKey(key));
     expect(hash).not.toContain(key.slice(13));
+  });
+
+  it('never puts `_` (or `-`) in a prefix or a secret, so a key splits on `_` into kind, prefix, secret', () => {
+    // With base64url, 12% of 8-character prefixes hold a `_`: 2,000 keys would show hundreds.
+    for (let i = 0; i < 2000; i++) {
+      const { key, prefix } = generateKey(i % 2 ? 'csk' : 'cop');
+      expect(prefix).toMatch(/^[A-Za-z0-9]{8}$/);
+      const parts = key.split('_');
+      expect(parts).toHaveLength(3);
+      expect(parts[1]).toBe(prefix);
+      expect(parts[2]).toMatch(/^[A-Za-z0-9]{32}$/);
+    }
+  });
+
+  it('maps the random bytes to letters and digits only, each equally often', () => {
+    // A source that cycles through all 256 byte values: every input the generator can meet.
+    const everyByte = () => {
+      let next = 0;
+      return (size: number) => Uint8Array.from({ length: size }, () => next++ % 256);
+    };
+    // 0..247 are taken (4 × 62), 248..255 dropped: each character exactly 4 times.
+    const text = randomAlphanumeric(248, everyByte());
+    const counts = new Map<string, number>();
+    for (const c of text) counts.set(c, (counts.get(c) ?? 0) + 1);
+    expect([...counts.keys()].sort().join('')).toBe([...KEY_ALPHABET].sort().join(''));
+    expect(new Set(counts.values())).toEqual(new Set([4]));
+
+    const source = everyByte();
+    for (let i = 0; i < 100; i++)
+      expect(generateKey('csk', source).key).toMatch(/^csk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/);
   });
 
   it('never generates the same key twice', () => {
@@ -14,7 +44,7 @@ describe('secret keys', () => {
     expect(keys.size).toBe(200);
   });
 
-  it('parses a prefix that contains an underscore', () => {
+  it('parses a prefix that contains an underscore (keys issued before prefixes were alphanumeric)', () => {
     expect(parseKey('csk_ab_cd-EF_0123456789abcdefghijklmn')).toEqual({
       kind: 'csk',
       prefix: 'ab_cd-EF',

@@ -16,6 +16,9 @@ describe('configuration', () => {
       releasedOperations: [],
       logLevel: 'info',
       vaultKey: null,
+      httpHeadersTimeoutMs: 10000,
+      httpRequestTimeoutMs: 30000,
+      httpKeepAliveTimeoutMs: 5000,
     });
   });
 
@@ -33,6 +36,9 @@ describe('configuration', () => {
       WEBHOOK_TIMEOUT_MS: '2000',
       RELEASED_OPERATIONS: 'terminals',
       VAULT_KEY: 'q83vEjRWeJASNFZ4kBI0VniQEjRWeJASNFZ4kBI0VnE=',
+      HTTP_HEADERS_TIMEOUT_MS: '2000',
+      HTTP_REQUEST_TIMEOUT_MS: '60000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -45,6 +51,9 @@ describe('configuration', () => {
       webhookTimeoutMs: 2000,
       releasedOperations: ['terminals'],
       vaultKey: 'q83vEjRWeJASNFZ4kBI0VniQEjRWeJASNFZ4kBI0VnE=',
+      httpHeadersTimeoutMs: 2000,
+      httpRequestTimeoutMs: 60000,
+      httpKeepAliveTimeoutMs: 65000,
     });
   });
 
@@ -78,6 +87,18 @@ describe('configuration', () => {
       /RELEASED_OPERATIONS="everything": must be a comma-separated list of: terminals/,
     ],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [
+      'HTTP_HEADERS_TIMEOUT_MS',
+      { HTTP_HEADERS_TIMEOUT_MS: '0' },
+      /HTTP_HEADERS_TIMEOUT_MS="0": must be a whole number from 100 to 600000/,
+    ],
+    ['HTTP_REQUEST_TIMEOUT_MS', { HTTP_REQUEST_TIMEOUT_MS: '30s' }, /HTTP_REQUEST_TIMEOUT_MS="30s"/],
+    [
+      'HTTP_REQUEST_TIMEOUT_MS',
+      { HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' },
+      /HTTP_REQUEST_TIMEOUT_MS="10000": must not be below HTTP_HEADERS_TIMEOUT_MS/,
+    ],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_MS', { HTTP_KEEP_ALIVE_TIMEOUT_MS: '-5' }, /HTTP_KEEP_ALIVE_TIMEOUT_MS/],
   ];
   it.each(bad)('refuses a bad %s with one line naming it', (variable, env, message) => {
     let error: unknown;

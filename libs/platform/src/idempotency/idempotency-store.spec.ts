@@ -58,11 +58,76 @@ describe('IdempotencyStore on PostgreSQL', () => {
     const busy = await store.begin('partner:p1', 'k2', fp);
     expect(busy.kind).toBe('in_progress');
     if (busy.kind === 'in_progress') expect(busy.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-    await store.abandon('partner:p1', 'k2', first.commandId);
+    await store.abandon('partner:p1', 'k2', first.lease);
     expect(await store.begin('partner:p1', 'k2', fp)).toEqual({
       kind: 'execute',
       commandId: first.commandId,
       resumed: true,
+      lease: expect.any(String),
+    });
+  });
+
+  it('tells a twin to come back after a heartbeat, not after the lease', async () => {
+    const first = await store.begin('partner:p1', 'k-ra', fp);
+    if (first.kind !== 'execute') throw new Error('unreachable');
+    // The lease has ~30 s left; the holder renews (or is seen dead) within one heartbeat.
+    expect(await store.begin('partner:p1', 'k-ra', fp)).toEqual({
+      kind: 'in_progress',
+      retryAfterSeconds: 1,
+    });
+  });
+
+  describe('leases and heartbeats', () => {
+    // Short on purpose: these tests wait for leases to run down.
+    let quick: IdempotencyStore;
+    beforeAll(() => {
+      quick = new IdempotencyStore(pool, clock, { leaseSeconds: 1.5, heartbeatSeconds: 0.25 });
+    });
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    it('refuses a lease shorter than three heartbeats', () => {
+      expect(() => new IdempotencyStore(pool, clock, { leaseSeconds: 2, heartbeatSeconds: 1 })).toThrow();
+    });
+
+    it('a crashed run (nobody renews) frees its key after one lease: the retry takes over under its command id', async () => {
+      const first = await quick.begin('partner:h', 'crashed', fp);
+      if (first.kind !== 'execute') throw new Error('unreachable');
+      expect((await quick.begin('partner:h', 'crashed', fp)).kind).toBe('in_progress');
+      await sleep(2_000);
+      const retry = await quick.begin('partner:h', 'crashed', fp);
+      expect(retry).toMatchObject({ kind: 'execute', commandId: first.commandId, resumed: true });
+      if (retry.kind === 'execute') expect(retry.lease).not.toBe(first.lease);
+    });
+
+    it('a live run keeps its key past the lease while it holds it, and frees it once released and abandoned', async () => {
+      const first = await quick.begin('partner:h', 'live', fp);
+      if (first.kind !== 'execute') throw new Error('unreachable');
+      const hold = quick.hold('partner:h', 'live', first.lease);
+      try {
+        await sleep(2_500);
+        expect(await quick.begin('partner:h', 'live', fp)).toEqual({
+          kind: 'in_progress',
+          retryAfterSeconds: 1,
+        });
+      } finally {
+        await hold.release();
+      }
+      await quick.abandon('partner:h', 'live', first.lease);
+      expect(await quick.begin('partner:h', 'live', fp)).toMatchObject({ kind: 'execute', resumed: true });
+    });
+
+    it('a run that lost its lease can neither renew nor end the new holder’s', async () => {
+      const first = await quick.begin('partner:h', 'lost', fp);
+      if (first.kind !== 'execute') throw new Error('unreachable');
+      await sleep(2_000);
+      const taker = await quick.begin('partner:h', 'lost', fp);
+      if (taker.kind !== 'execute') throw new Error('unreachable');
+      await quick.abandon('partner:h', 'lost', first.lease);
+      expect((await quick.begin('partner:h', 'lost', fp)).kind).toBe('in_progress');
+      // The stale run's renewals do not extend the taker's lease either.
+      await quick.renew('partner:h', 'lost', first.lease);
+      await sleep(2_000);
+      expect((await quick.begin('partner:h', 'lost', fp)).kind).toBe('execute');
     });
   });
 

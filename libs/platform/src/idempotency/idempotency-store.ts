@@ -14,17 +14,33 @@ export interface StoredResponse {
 }
 
 export type BeginOutcome =
-  /** Run the request. `commandId` goes on every event as `causation_id`. */
-  | { kind: 'execute'; commandId: string; resumed: boolean }
+  /**
+   * Run the request. `commandId` goes on every event as `causation_id`; `lease` names this run's
+   * hold on the key (renewed by {@link IdempotencyStore.hold}, ended by `abandon`).
+   */
+  | { kind: 'execute'; commandId: string; resumed: boolean; lease: string }
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'reused' }
   | { kind: 'in_progress'; retryAfterSeconds: number };
 
 export interface IdempotencyOptions {
-  /** How long a running request holds its key before a retry may take over (a crash). */
+  /**
+   * How long a run holds its key without renewing it. A live run renews it every
+   * `heartbeatSeconds`, so this is only how long a crashed run keeps its twins waiting.
+   */
   leaseSeconds?: number;
+  /** How often a live run renews its lease; also the twin's `Retry-After`. */
+  heartbeatSeconds?: number;
+  /** A run still going after this stops renewing, so a wedged handler cannot hold its key forever. */
+  maxHoldSeconds?: number;
   /** After this, on the service clock, the key is fresh again (spec: 24 hours). */
   windowSeconds?: number;
+}
+
+/** A running request's hold on its key: renewed in the background until released. */
+export interface KeyHold {
+  /** Stops renewing, and waits for a renewal already under way (so `abandon` comes after it). */
+  release(): Promise<void>;
 }
 
 const SCHEMA = `
@@ -44,6 +60,9 @@ create table if not exists platform.idempotency_records (
   primary key (scope, key_hash)
 );
 create index if not exists idempotency_records_created_at on platform.idempotency_records (created_at);
+-- Which run holds the lease: a run that lost it (it stalled past the lease and a retry took over
+-- under the same command id) can neither renew nor end the new holder's lease.
+alter table platform.idempotency_records add column if not exists lease_token uuid;
 `;
 
 /**
@@ -55,7 +74,9 @@ create index if not exists idempotency_records_created_at on platform.idempotenc
  * presents the key again can have it back (a key-issuing response holds a secret).
  */
 export class IdempotencyStore {
-  private readonly leaseSeconds: number;
+  readonly leaseSeconds: number;
+  readonly heartbeatSeconds: number;
+  private readonly maxHoldSeconds: number;
   private readonly windowSeconds: number;
 
   constructor(
@@ -63,8 +84,14 @@ export class IdempotencyStore {
     private readonly clock: Clock,
     options: IdempotencyOptions = {},
   ) {
-    this.leaseSeconds = options.leaseSeconds ?? 30;
+    this.leaseSeconds = options.leaseSeconds ?? 5;
+    this.heartbeatSeconds = options.heartbeatSeconds ?? 1;
+    this.maxHoldSeconds = options.maxHoldSeconds ?? 120;
     this.windowSeconds = options.windowSeconds ?? 24 * 60 * 60;
+    // A lease must survive a missed heartbeat or two (a busy event loop, a slow pool).
+    if (this.heartbeatSeconds * 3 > this.leaseSeconds) {
+      throw new Error('idempotency lease must be at least three heartbeats long');
+    }
   }
 
   static async migrate(pool: Pool): Promise<void> {
@@ -75,14 +102,15 @@ export class IdempotencyStore {
     const keyHash = hashOf(scope, key);
     const now = this.clock.now();
     const commandId = randomUUID();
+    const lease = randomUUID();
     const inserted = await this.pool.query(
       `insert into platform.idempotency_records
-         (scope, key_hash, command_id, fingerprint, state, created_at, lease_until)
-       values ($1, $2, $3, $4, 'in_progress', $5, clock_timestamp() + make_interval(secs => $6))
+         (scope, key_hash, command_id, fingerprint, state, created_at, lease_until, lease_token)
+       values ($1, $2, $3, $4, 'in_progress', $5, clock_timestamp() + make_interval(secs => $6), $7)
        on conflict (scope, key_hash) do nothing`,
-      [scope, keyHash, commandId, fingerprint, now, this.leaseSeconds],
+      [scope, keyHash, commandId, fingerprint, now, this.leaseSeconds, lease],
     );
-    if (inserted.rowCount === 1) return { kind: 'execute', commandId, resumed: false };
+    if (inserted.rowCount === 1) return { kind: 'execute', commandId, resumed: false, lease };
 
     const client = await this.pool.connect();
     try {
@@ -108,15 +136,16 @@ export class IdempotencyStore {
         // Older than the window: the key is fresh, whatever it did before.
         await client.query(
           `insert into platform.idempotency_records
-             (scope, key_hash, command_id, fingerprint, state, created_at, lease_until)
-           values ($1, $2, $3, $4, 'in_progress', $5, clock_timestamp() + make_interval(secs => $6))
+             (scope, key_hash, command_id, fingerprint, state, created_at, lease_until, lease_token)
+           values ($1, $2, $3, $4, 'in_progress', $5, clock_timestamp() + make_interval(secs => $6), $7)
            on conflict (scope, key_hash) do update set
              command_id = excluded.command_id, fingerprint = excluded.fingerprint,
              state = 'in_progress', created_at = excluded.created_at, lease_until = excluded.lease_until,
+             lease_token = excluded.lease_token,
              response_status = null, response_headers = null, response_body = null, completed_at = null`,
-          [scope, keyHash, commandId, fingerprint, now, this.leaseSeconds],
+          [scope, keyHash, commandId, fingerprint, now, this.leaseSeconds, lease],
         );
-        outcome = { kind: 'execute', commandId, resumed: false };
+        outcome = { kind: 'execute', commandId, resumed: false, lease };
       } else if (row.fingerprint !== fingerprint) {
         outcome = { kind: 'reused' };
       } else if (row.state === 'completed') {
@@ -129,17 +158,21 @@ export class IdempotencyStore {
           },
         };
       } else if (row.lease_seconds_left > 0) {
-        outcome = { kind: 'in_progress', retryAfterSeconds: Math.max(1, Math.ceil(row.lease_seconds_left)) };
+        // By the next heartbeat the holder has either finished (the retry replays), renewed (it is
+        // alive: wait again) or let the lease run down (it died: a retry soon takes over). So the
+        // wait is a heartbeat, never the whole lease.
+        const wait = Math.min(row.lease_seconds_left, this.heartbeatSeconds);
+        outcome = { kind: 'in_progress', retryAfterSeconds: Math.max(1, Math.ceil(wait)) };
       } else {
         // The first run died (or failed) without an answer: this request takes over under the
         // same command id, so events the first run already appended are recognised, not repeated.
         await client.query(
           `update platform.idempotency_records
-              set lease_until = clock_timestamp() + make_interval(secs => $3)
+              set lease_until = clock_timestamp() + make_interval(secs => $3), lease_token = $4
             where scope = $1 and key_hash = $2`,
-          [scope, keyHash, this.leaseSeconds],
+          [scope, keyHash, this.leaseSeconds, lease],
         );
-        outcome = { kind: 'execute', commandId: row.command_id, resumed: true };
+        outcome = { kind: 'execute', commandId: row.command_id, resumed: true, lease };
       }
       await client.query('commit');
       return outcome;
@@ -174,12 +207,49 @@ export class IdempotencyStore {
    * The run failed without a definite answer (a 5xx): the lease ends now, so the next retry
    * takes over at once under the same command id instead of waiting or starting afresh.
    */
-  async abandon(scope: string, key: string, commandId: string): Promise<void> {
+  async abandon(scope: string, key: string, lease: string): Promise<void> {
     await this.pool.query(
       `update platform.idempotency_records set lease_until = '-infinity'
-        where scope = $1 and key_hash = $2 and command_id = $3 and state = 'in_progress'`,
-      [scope, hashOf(scope, key), commandId],
+        where scope = $1 and key_hash = $2 and lease_token = $3 and state = 'in_progress'`,
+      [scope, hashOf(scope, key), lease],
     );
+  }
+
+  /** Extends a live run's lease by a full lease from now; nothing once it completed or lost it. */
+  async renew(scope: string, key: string, lease: string): Promise<void> {
+    await this.pool.query(
+      `update platform.idempotency_records
+          set lease_until = clock_timestamp() + make_interval(secs => $4)
+        where scope = $1 and key_hash = $2 and lease_token = $3 and state = 'in_progress'
+          and lease_until > '-infinity'`,
+      [scope, hashOf(scope, key), lease, this.leaseSeconds],
+    );
+  }
+
+  /**
+   * The heartbeat of a running request: its lease is renewed every `heartbeatSeconds` until
+   * released, so a live run keeps its key however long it takes (up to `maxHoldSeconds`), while
+   * a run whose process died frees it within one lease. A failed renewal (the database briefly
+   * unreachable) is only a missed beat: the lease outlasts three of them, and if it does run
+   * out, a retry takes over under the same command id, which the command path makes safe.
+   */
+  hold(scope: string, key: string, lease: string): KeyHold {
+    let beats = Math.floor(this.maxHoldSeconds / this.heartbeatSeconds);
+    let pending: Promise<void> = Promise.resolve();
+    let released = false;
+    const timer = setInterval(() => {
+      if (released || beats-- <= 0) return clearInterval(timer);
+      pending = this.renew(scope, key, lease).catch(() => undefined);
+    }, this.heartbeatSeconds * 1000);
+    // A heartbeat never keeps the process alive on its own (shutdown waits for requests, not it).
+    timer.unref();
+    return {
+      release: async () => {
+        released = true;
+        clearInterval(timer);
+        await pending;
+      },
+    };
   }
 
   /** Forgets records past the window (they would be treated as fresh anyway). */

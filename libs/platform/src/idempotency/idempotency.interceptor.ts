@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { catchError, from, mergeMap, of, type Observable } from 'rxjs';
+import { catchError, defer, finalize, from, mergeMap, of, type Observable } from 'rxjs';
 import { ProblemException, toProblem } from '../problem/problem.filter';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/problem';
 import { checkIdempotencyKey } from './idempotency-key';
@@ -19,21 +19,6 @@ const KEPT_HEADERS = ['content-type', 'location'];
 /** A write that derives its own idempotency key (a hosted-page form post) opts out here. */
 export const NO_IDEMPOTENCY_HEADER = 'no-idempotency-header';
 export const WithoutIdempotencyHeader = () => SetMetadata(NO_IDEMPOTENCY_HEADER, true);
-
-/**
- * The problem a route answers while an earlier request with the same key is still running, in
- * place of 409 `idempotency_key_in_progress`. `POST /transactions` answers 502
- * `gateway_outcome_unknown` (spec Errors: "the same response appears when the gateway reports an
- * earlier request with the same key still in flight"): for the caller both mean "the charge may be
- * under way; retry with the SAME key".
- */
-export const IN_FLIGHT_ANSWER = 'idempotency-in-flight-answer';
-export interface InFlightAnswer {
-  status: number;
-  code: string;
-  detail: string;
-}
-export const AnswerInFlightWith = (answer: InFlightAnswer) => SetMetadata(IN_FLIGHT_ANSWER, answer);
 
 /** Where a key lives: one partner's keys never meet another's, nor the operator's. */
 export function idempotencyScope(request: FastifyRequest): string {
@@ -87,51 +72,55 @@ export class IdempotencyInterceptor implements NestInterceptor {
                 'this Idempotency-Key was used with a different request; use a new key for a new request',
               ),
             );
-          case 'in_progress': {
-            const answer = this.reflector.getAllAndOverride<InFlightAnswer | undefined>(IN_FLIGHT_ANSWER, [
-              context.getHandler(),
-              context.getClass(),
-            ]);
+          case 'in_progress':
+            // CONTRACT §7: every write answers its running twin alike, a transaction too. A 502
+            // would say the gateway's answer was lost, which is not what happened (and would be
+            // logged as a failure); the twin is told to come back in about a heartbeat.
             throw new ProblemException(
-              answer
-                ? problem(answer.status, answer.code, answer.detail, { retryable: true })
-                : problem(
-                    409,
-                    'idempotency_key_in_progress',
-                    'a request with this Idempotency-Key is still running; retry after the Retry-After delay',
-                    { retryable: true },
-                  ),
+              problem(
+                409,
+                'idempotency_key_in_progress',
+                'a request with this Idempotency-Key is still running; retry with the SAME key after the Retry-After delay',
+                { retryable: true },
+              ),
               { 'retry-after': String(outcome.retryAfterSeconds) },
             );
-          }
           case 'execute': {
             request.commandId = outcome.commandId;
             request.commandFresh = !outcome.resumed;
             request.idempotencyKey = key;
-            return next.handle().pipe(
-              mergeMap(async (body: unknown) => {
-                await this.store.complete(scope, key, outcome.commandId, {
-                  status: reply.statusCode,
-                  headers: keptHeaders(reply),
-                  body: body ?? null,
-                });
-                return body;
-              }),
-              catchError(async (error: unknown) => {
-                const { body, headers } = toProblem(error);
-                // 5xx and retryable refusals (a lost race) have no definite answer to keep.
-                if (body.status >= 500 || body.retryable === true) {
-                  await this.store.abandon(scope, key, outcome.commandId);
-                } else {
+            // The heartbeat starts with the handler and stops however it ends (answer, error,
+            // or the caller going away), so no renewal outlives the run.
+            return defer(() => {
+              const hold = this.store.hold(scope, key, outcome.lease);
+              return next.handle().pipe(
+                mergeMap(async (body: unknown) => {
+                  await hold.release();
                   await this.store.complete(scope, key, outcome.commandId, {
-                    status: body.status,
-                    headers: { ...headers, 'content-type': PROBLEM_CONTENT_TYPE },
-                    body,
+                    status: reply.statusCode,
+                    headers: keptHeaders(reply),
+                    body: body ?? null,
                   });
-                }
-                throw error;
-              }),
-            );
+                  return body;
+                }),
+                catchError(async (error: unknown) => {
+                  await hold.release();
+                  const { body, headers } = toProblem(error);
+                  // 5xx and retryable refusals (a lost race) have no definite answer to keep.
+                  if (body.status >= 500 || body.retryable === true) {
+                    await this.store.abandon(scope, key, outcome.lease);
+                  } else {
+                    await this.store.complete(scope, key, outcome.commandId, {
+                      status: body.status,
+                      headers: { ...headers, 'content-type': PROBLEM_CONTENT_TYPE },
+                      body,
+                    });
+                  }
+                  throw error;
+                }),
+                finalize(() => void hold.release()),
+              );
+            });
           }
         }
       }),

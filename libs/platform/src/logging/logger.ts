@@ -1,9 +1,11 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+import { scrubLogLine, scrubText } from './scrub';
 
 /**
- * Structured JSON logs. Secrets never reach them: credentials, idempotency-bound bodies and card
- * fields are redacted by path, and request bodies are never logged at all.
+ * Structured JSON logs. Secrets never reach them: credentials and card fields are redacted by
+ * path, request bodies are never logged at all, and every finished line is scrubbed of card
+ * numbers, bank account numbers and key secrets wherever they sit (./scrub.ts, docs/logging.md).
  */
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -26,25 +28,11 @@ export const REDACT_PATHS = [
 ];
 
 /**
- * A partner or operator key anywhere in a text (`csk_<prefix>_<secret>`, `cop_…`): the prefix
- * stays, as the spec allows in logs; the secret goes.
+ * A text as a log may show it: keys keep their prefix only (`csk_abcdefgh_[redacted]`), card numbers
+ * their last four digits, named account and routing numbers nothing.
  */
-const KEY_IN_TEXT = /\b(c(?:sk|op)_[A-Za-z0-9_-]{8})_[A-Za-z0-9_-]{16,}/g;
-
 export function scrubSecrets(text: string): string {
-  return text.replace(KEY_IN_TEXT, '$1_[redacted]');
-}
-
-/**
- * The request line as logged: a caller who puts a key in the query string (`?api_key=…`) is
- * refused with 401, and the key must not reach the log on the way.
- */
-function scrubRequest(log: Record<string, unknown>): Record<string, unknown> {
-  const req = log.req as { url?: unknown } | undefined;
-  if (req && typeof req === 'object' && typeof req.url === 'string') {
-    return { ...log, req: { ...req, url: scrubSecrets(req.url) } };
-  }
-  return log;
+  return scrubText(text);
 }
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
@@ -54,17 +42,11 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       base: { service: 'partner-payments' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      formatters: { level: (label) => ({ level: label }), log: scrubRequest },
+      formatters: { level: (label) => ({ level: label }) },
       hooks: {
-        // Messages are text too (an error message may quote a URL).
-        logMethod(args, method) {
-          method.apply(
-            this,
-            args.map((arg) => (typeof arg === 'string' ? scrubSecrets(arg) : arg)) as Parameters<
-              typeof method
-            >,
-          );
-        },
+        // The finished line, whatever put text in it: the request URL (a card number or a key in a
+        // query string), an error's message and stack, Nest's messages, PostgreSQL's log lines.
+        streamWrite: scrubLogLine,
       },
     },
     destination,

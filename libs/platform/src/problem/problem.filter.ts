@@ -8,6 +8,11 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DatabaseUnavailable,
+  isDatabaseUnavailable,
+} from '../database/database-unavailable';
 import { RouteTable } from '../http/route-table';
 import { DomainError } from './domain-error';
 import { PROBLEM_CONTENT_TYPE, problem, type Problem } from './problem';
@@ -38,6 +43,17 @@ const CODE_FOR_STATUS: Record<number, string> = {
 /** Turns anything thrown into an `application/problem+json` body (CONTRACT §7). */
 export function toProblem(error: unknown): { body: Problem; headers: Record<string, string> } {
   if (error instanceof ProblemException) return { body: error.body, headers: error.headers };
+  // Before DomainError: a lost database is never a 500 (nor a 422), whoever noticed it first.
+  if (isDatabaseUnavailable(error)) {
+    const detail =
+      error instanceof DatabaseUnavailable
+        ? error.message
+        : 'the service cannot reach its database right now; retry after the Retry-After delay';
+    return {
+      body: problem(503, 'service_unavailable', detail, { retryable: true }),
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    };
+  }
   if (error instanceof DomainError) {
     const body = problem(statusForCode(error.code), error.code, error.message);
     if (error.retryable !== undefined) body.retryable = error.retryable;
@@ -97,10 +113,30 @@ export function sendProblem(
   logger?: Logger,
 ): void {
   const { body, headers } = toProblem(error);
-  if (body.status >= 500)
-    (logger ?? request.log).error({ err: error, request_id: request.id }, 'request failed');
+  const log = logger ?? request.log;
+  if (body.code === 'service_unavailable') {
+    // The outage itself is logged once, by the database monitor, not once per refused request.
+    if (isDatabaseUnavailable(error) && outcomeUnknown(request)) {
+      body.detail = UNKNOWN_OUTCOME;
+      log.warn({ err: error, request_id: request.id }, 'database lost while a write ran: outcome unknown');
+    }
+  } else if (body.status >= 500) {
+    log.error({ err: error, request_id: request.id }, 'request failed');
+  }
   body.request_id = String(request.id);
   void reply.status(body.status).headers(headers).header('content-type', PROBLEM_CONTENT_TYPE).send(body);
+}
+
+const UNKNOWN_OUTCOME =
+  'the database became unreachable while this request was running, so whether it took effect is unknown: retry it with the SAME Idempotency-Key after the Retry-After delay (it then completes or answers as it did, exactly once); a new key could apply it twice';
+
+/**
+ * A write that got past its idempotency check (it holds a command id) may have committed before
+ * the connection went: the caller cannot tell success from failure, exactly as with a gateway
+ * answer that never came, and the cure is the same (spec Errors: retry with the same key).
+ */
+function outcomeUnknown(request: FastifyRequest): boolean {
+  return ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method) && Boolean(request.commandId);
 }
 
 @Catch()

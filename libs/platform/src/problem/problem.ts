@@ -7,6 +7,8 @@ export interface Problem {
   code: string;
   retryable?: boolean;
   errors?: { field: string; message: string }[];
+  /** `GET /health` while something it depends on is down: each dependency and its state. */
+  checks?: Record<string, string>;
   request_id?: string;
 }
 
@@ -18,11 +20,15 @@ const TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
+  417: 'Expectation Failed',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   501: 'Not Implemented',
   502: 'Bad Gateway',
@@ -33,7 +39,7 @@ export function problem(
   status: number,
   code: string,
   detail: string,
-  extra: Partial<Pick<Problem, 'retryable' | 'errors'>> = {},
+  extra: Partial<Pick<Problem, 'retryable' | 'errors' | 'checks'>> = {},
 ): Problem {
   return {
     type: `https://docs.payments.example/problems/${code.replace(/_/g, '-')}`,

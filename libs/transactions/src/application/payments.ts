@@ -7,6 +7,7 @@ import { MerchantReader } from '../../../merchants/src/application/merchant-read
 import { validateCustomFieldValues } from '../../../merchants/src/domain/custom-fields/custom-field-values';
 import type { Merchant } from '../../../merchants/src/domain/merchant';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
+import { assertFeaturesEnabled } from '../../../partners/src/domain/configuration/feature-gate';
 import type { Partner } from '../../../partners/src/domain/partner';
 import { Clock } from '../../../platform/src/clock/clock';
 import { sumMinor } from '../../../platform/src/money/money';
@@ -35,6 +36,7 @@ import {
 } from '../domain/rules';
 import { totalMinor, type Transaction } from '../domain/transaction';
 import { TransactionNotFound, type FieldError } from '../domain/transaction-errors';
+import { featuresNeeded } from '../domain/transaction-features';
 import type { TransactionInitiated } from '../domain/transaction-events';
 import {
   TransactionRequestInvalid,
@@ -141,6 +143,11 @@ export interface PaymentContext {
   entryMode: string;
 }
 
+/** A partner's own request: its variants are held against the partner's feature flags. */
+export interface RequestedPayment extends PaymentContext {
+  enabledFeatures: readonly string[];
+}
+
 /**
  * The payment command path: `POST /transactions` and hosted-page completion both charge here,
  * so the rules (merchant transactable, credential scope, pricing, AVS policy, unknown outcome)
@@ -177,11 +184,16 @@ export class Payments {
     }
   }
 
-  /** A SALE or ACH_DEBIT on a vault token. */
-  async charge(context: PaymentContext, request: ChargeRequest): Promise<Transaction> {
+  /**
+   * A SALE or ACH_DEBIT on a vault token. A re-run of a request that already recorded its
+   * transaction finishes it whatever the flags say now; anything new passes the feature gates
+   * (403) before the first lookup.
+   */
+  async charge(context: RequestedPayment, request: ChargeRequest): Promise<Transaction> {
     const transactionId = idFor(context.commandId, 'transaction', () => context.commandId);
     const existing = context.fresh ? null : await this.transactions.find(transactionId);
     if (existing) return this.finish(context, existing);
+    assertFeaturesEnabled(context.enabledFeatures, featuresNeeded(request));
 
     const merchant = await this.merchants.getForPartner(request.merchantId, context.partnerId);
     this.assertTransactable(merchant);
@@ -498,10 +510,11 @@ export class Payments {
   }
 
   /** A follow-up (VOID, AUTH_REVERSAL, REFUND, PARTIAL_REFUND, ACH_VOID, ACH_REFUND, ACH_REVERSAL). */
-  async followUp(context: PaymentContext, request: FollowUpRequest): Promise<Transaction> {
+  async followUp(context: RequestedPayment, request: FollowUpRequest): Promise<Transaction> {
     const childId = idFor(context.commandId, 'transaction', () => context.commandId);
     const existing = await this.transactions.find(childId);
     if (existing) return this.finishFollowUp(context, existing);
+    assertFeaturesEnabled(context.enabledFeatures, featuresNeeded(request));
 
     const merchant = await this.merchants.getForPartner(request.merchantId, context.partnerId);
     this.assertTransactable(merchant);

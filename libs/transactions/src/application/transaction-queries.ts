@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { Pool, type PoolClient } from 'pg';
 import { CURRENCY_EXPONENTS, formatAmount, parseAmount } from '../../../platform/src/money/amount';
 import type { PageRequest } from '../../../platform/src/pagination/pagination';
+import { plainTextProblem } from '../../../platform/src/validation/plain-text';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
 import {
   RAILS,
@@ -139,8 +140,8 @@ export function parseTransactionFilters(
     const text = q.trim();
     if ([...text].length > MAX_SEARCH_LENGTH) {
       errors.push({ field: 'q', message: `must be at most ${MAX_SEARCH_LENGTH} characters` });
-    } else if (/\p{Cc}/u.test(text)) {
-      errors.push({ field: 'q', message: 'must not contain control characters' });
+    } else if (plainTextProblem(text)) {
+      errors.push({ field: 'q', message: plainTextProblem(text) as string });
     } else {
       filters.search = {
         text,

@@ -9,6 +9,7 @@ import { idFor, metadataOf } from '../../../platform/src/http/request-metadata';
 import { ProblemException } from '../../../platform/src/problem/problem.filter';
 import { problem } from '../../../platform/src/problem/problem';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { PlainText } from '../../../platform/src/validation/plain-text';
 import { ProjectionRunner } from '../../../projections/src';
 import { TransactionStore, type TransactionCommandInput } from '../application/transaction-store';
 import { returnCode } from '../domain/rules';
@@ -25,6 +26,7 @@ class DisputeDto {
   @IsString()
   @MinLength(1)
   @MaxLength(500)
+  @PlainText()
   reason?: string;
 }
 

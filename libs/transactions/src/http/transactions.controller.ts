@@ -1,12 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
-import { PartnerRoute } from '../../../platform/src/auth/access';
+import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
-import { Payments, type PaymentContext } from '../application/payments';
+import { Payments, type RequestedPayment } from '../application/payments';
 import { TransactionStore } from '../application/transaction-store';
-import { AnswerInFlightWith } from '../../../platform/src/idempotency/idempotency.interceptor';
 import { toTransactionResource } from '../domain/transaction-resource';
 import { parseTransactionRequest } from '../domain/transaction-request';
 import { THREE_DS_FAILURE_REASONS, type ThreeDsFailureReason } from '../domain/transaction-states';
@@ -39,25 +38,23 @@ export class TransactionsController {
     private readonly transactions: TransactionStore,
   ) {}
 
-  /** 200 whether approved or declined (CONTRACT §7); 502 `gateway_outcome_unknown` while pending. */
+  /**
+   * 200 whether approved or declined (CONTRACT §7); 502 `gateway_outcome_unknown` while the
+   * gateway's answer is pending. A twin of a request still running is 409
+   * `idempotency_key_in_progress`, as on every write (the idempotency interceptor).
+   */
   @Post()
   @HttpCode(200)
   @PartnerRoute('transaction:write')
-  @AnswerInFlightWith({
-    status: 502,
-    code: 'gateway_outcome_unknown',
-    detail:
-      'an earlier request with this Idempotency-Key is still in flight at the gateway; retry with the SAME key ' +
-      '(a new key risks a double charge) or read the transaction',
-  })
   async create(
     @Body() body: unknown,
     @CurrentPartner() caller: PartnerPrincipal,
     @Req() request: FastifyRequest,
   ) {
     const parsed = parseTransactionRequest(body);
-    const context: PaymentContext = {
+    const context: RequestedPayment = {
       partnerId: caller.partnerId,
+      enabledFeatures: caller.enabledFeatures,
       commandId: request.commandId ?? String(request.id),
       fresh: request.commandFresh === true,
       metadata: metadataOf(request, caller.partnerId),
@@ -77,10 +74,12 @@ export class TransactionsController {
    * create path issues a step-up today). Body `{outcome}`: `authenticated`, after which the held
    * charge goes to the gateway, or a failure reason, which ends it THREE_DS_FAILED. Any other
    * state is 409 `invalid_state_transition`; after the 15 minutes the answer is the time-out.
+   * Needs `three_d_secure` (docs/feature-flags.md).
    */
   @Post(':transactionId/three-ds/complete')
   @HttpCode(200)
   @PartnerRoute('transaction:write')
+  @RequiresFeature('three_d_secure')
   async completeThreeDs(
     @Param('transactionId', UuidParam) transactionId: string,
     @Body() body: unknown,

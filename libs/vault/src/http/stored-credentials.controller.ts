@@ -9,7 +9,7 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
-import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
 import { StoredCredentialCommands } from '../application/stored-credential-commands.service';
 import { StoredCredentialReader } from '../application/stored-credential-reader';
 import type { StoredCredential } from '../domain/stored-credential';
@@ -19,10 +19,6 @@ import {
   STORED_CREDENTIAL_STATES,
   type StoredCredentialState,
 } from '../domain/stored-credential-states';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-type FieldError = { field: string; message: string };
 
 /**
  * A merchant's stored credentials (vault entries; spec "Stored credentials"). There is no create
@@ -117,46 +113,28 @@ export class StoredCredentialsController {
   }
 }
 
-/** `state` (default ACTIVE) and `customer_id`; a malformed, blank or repeated value is 400. */
+/** `state` (default ACTIVE) and `customer_id`; anything else, malformed, blank or repeated is 400. */
+const LIST_QUERY = {
+  state: queryParam.oneOf(STORED_CREDENTIAL_STATES),
+  customer_id: queryParam.uuid(),
+};
+
+/**
+ * The DELETE `reason`: free text, trimmed, at most 500 characters, single-line plain text; absent
+ * or blank is none; given twice is 400. Nothing else may be sent.
+ */
+const REVOKE_QUERY = {
+  reason: queryParam.text(MAX_REVOCATION_REASON_LENGTH, { blankIsAbsent: true }),
+};
+
 function listFilters(query: Record<string, unknown>): {
   state: StoredCredentialState;
   customerId: string | null;
 } {
-  const errors: FieldError[] = [];
-  let state: StoredCredentialState = 'ACTIVE';
-  if (query.state !== undefined) {
-    const value = query.state;
-    if (typeof value !== 'string' || !(STORED_CREDENTIAL_STATES as readonly string[]).includes(value)) {
-      errors.push({ field: 'state', message: `must be one of ${STORED_CREDENTIAL_STATES.join(', ')}` });
-    } else {
-      state = value as StoredCredentialState;
-    }
-  }
-  let customerId: string | null = null;
-  if (query.customer_id !== undefined) {
-    const value = query.customer_id;
-    if (typeof value !== 'string' || !UUID.test(value)) {
-      errors.push({ field: 'customer_id', message: 'must be a UUID' });
-    } else {
-      customerId = value.toLowerCase();
-    }
-  }
-  if (errors.length) throw validationProblem(errors);
-  return { state, customerId };
+  const filters = strictQuery(query, LIST_QUERY);
+  return { state: filters.state ?? 'ACTIVE', customerId: filters.customer_id ?? null };
 }
 
-/** The DELETE `reason`: trimmed; absent or blank is none; one value of at most 500 characters. */
 function revocationReason(query: Record<string, unknown>): string | null {
-  const value = query.reason;
-  if (value === undefined) return null;
-  if (typeof value !== 'string') {
-    throw validationProblem([{ field: 'reason', message: 'must be given at most once' }]);
-  }
-  const reason = value.trim();
-  if (reason.length > MAX_REVOCATION_REASON_LENGTH) {
-    throw validationProblem([
-      { field: 'reason', message: `must be at most ${MAX_REVOCATION_REASON_LENGTH} characters` },
-    ]);
-  }
-  return reason === '' ? null : reason;
+  return strictQuery(query, REVOKE_QUERY, { paged: false }).reason || null;
 }

@@ -1,3 +1,4 @@
+import { forbiddenCharacter } from '../../../../platform/src/validation/plain-text';
 import type { FieldError } from './hpp-page-errors';
 
 /**
@@ -179,8 +180,8 @@ const APPEARANCE_SCHEMA: Schema<Appearance> = {
 
 /** `$` without the `m` flag matches only at the very end: `#fff\n` is refused. */
 const COLOUR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
-/** C0/C1 controls, line and paragraph separators, bidi embeddings, overrides and isolates. */
-const UNSAFE_TEXT = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+/** One rule for every text field (platform plain-text.ts): controls, separators, bidi. */
+const UNSAFE_TEXT = { test: (value: string): boolean => forbiddenCharacter(value) !== null };
 
 const LEAF_CHECKS: Record<Leaf, (value: unknown) => string | null> = {
   colour: (value) =>

@@ -1,3 +1,4 @@
+import { plainTextProblem } from '../../../../platform/src/validation/plain-text';
 import { CURRENCY_EXPONENTS, amountProblemMessage, parseAmount } from '../../../../platform/src/money/amount';
 import { USE_TYPES, type UseType } from '../../../../vault/src/domain/stored-credential-states';
 import { HppCaptureModeReserved, HppSessionInvalid, type FieldError } from './session-errors';
@@ -329,9 +330,11 @@ function readCustomFields(r: Reader, value: unknown): HppCustomField[] {
     const { name, value: text } = entry;
     if (typeof name !== 'string' || name.trim() === '') r.fail(`${at}.name`, 'must be a non-blank string');
     else if ([...name].length > nameMax) r.fail(`${at}.name`, `must be at most ${nameMax} characters`);
+    else if (plainTextProblem(name)) r.fail(`${at}.name`, plainTextProblem(name) as string);
     else if (fields.some((field) => field.name === name)) r.fail(`${at}.name`, 'is a duplicate');
     if (typeof text !== 'string') r.fail(`${at}.value`, 'must be a string');
     else if ([...text].length > valueMax) r.fail(`${at}.value`, `must be at most ${valueMax} characters`);
+    else if (plainTextProblem(text)) r.fail(`${at}.value`, plainTextProblem(text) as string);
     if (typeof name === 'string' && typeof text === 'string') fields.push({ name, value: text });
     return undefined;
   });

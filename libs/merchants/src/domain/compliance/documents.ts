@@ -1,3 +1,4 @@
+import { plainTextProblem } from '../../../../platform/src/validation/plain-text';
 import type { FieldError } from '../custom-fields/custom-field-errors';
 
 /**
@@ -70,9 +71,6 @@ export const isComplianceDocumentType = (value: unknown): value is ComplianceDoc
 export const isDocumentContentType = (value: unknown): value is DocumentContentType =>
   typeof value === 'string' && (DOCUMENT_CONTENT_TYPES as readonly string[]).includes(value);
 
-// C0 and C1 control characters (DEL included), and line/paragraph separators.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const PATH_SEPARATOR = /[/\\]/;
 
 /** Why `fileName` is refused, or null. Length counts characters (code points). */
@@ -81,7 +79,9 @@ export function fileNameProblem(fileName: string): string | null {
   if (length === 0 || fileName.trim() === '') return 'must not be blank';
   if (length > FILE_NAME_MAX_LENGTH) return `must be at most ${FILE_NAME_MAX_LENGTH} characters`;
   if (PATH_SEPARATOR.test(fileName)) return 'must be a bare file name, without / or \\';
-  if (CONTROL.test(fileName)) return 'must not contain control characters';
+  // Controls and bidi overrides (`invoice\u202Efdp.exe` shows as `invoiceexe.pdf`): plain-text.ts.
+  const unsafe = plainTextProblem(fileName);
+  if (unsafe) return unsafe;
   if (fileName === '.' || fileName === '..') return 'must be a file name';
   return null;
 }

@@ -1,3 +1,6 @@
+import { compileLinearRegex, linearFullMatch } from '../../../../platform/src/validation/linear-regex';
+import { plainTextProblem } from '../../../../platform/src/validation/plain-text';
+import { verdictProblem, type RegexVerdict } from '../../../../platform/src/validation/safe-regex';
 import type { FieldError } from './custom-field-errors';
 
 /**
@@ -28,11 +31,13 @@ import type { FieldError } from './custom-field-errors';
  * - `isMultiValue` lets the field be sent several times; `maxValues` (multi-value fields only) is
  *   an integer 2–50, default 10.
  * - `regEx`: text fields only (a numeric field has its own format), at most 500 characters, a
- *   JavaScript regular expression without flags that must match the whole value (it is anchored
- *   as `^(?:regEx)$`; `""` is stored as null, i.e. no pattern). A repeated group that itself
- *   contains a repetition, either of them unbounded (`(a+)+`, `(\d{1,3})*`, `(x*){2}`), is refused:
- *   such patterns backtrack exponentially and payers type the values. This is the usual
- *   star-height heuristic, not a proof (`(a|a)*` passes); values are at most 1000 characters.
+ *   JavaScript regular expression without flags that must match the whole value (as
+ *   `^(?:regEx)$` would; `""` is stored as null, i.e. no pattern). Payers type the values, so:
+ *   the pattern must be proven to run in linear time by the analyser (platform safe-regex.ts;
+ *   `(a+)+$`, `(a|a)*$`, `\d*\d*\d*\d*x` are refused), and must compile for the linear-time
+ *   matcher values are checked with (platform linear-regex.ts: no backreferences, no lookaround,
+ *   no escape that means different things in JavaScript and RE2).
+ * - `description`, `regExErrorMessage`: single-line plain text (platform plain-text.ts).
  * - `regExErrorMessage`: at most 255 characters, only with a `regEx`.
  * - A required field must be enabled (a disabled field cannot be sent, so it could never be met).
  * - On `virtualTerminal` and `hostedPaymentPage` a required field must not be both `visible` and
@@ -146,8 +151,15 @@ export function isEmptyFieldsInput(input: unknown): boolean {
   return input == null || (Array.isArray(input) && input.length === 0);
 }
 
-/** Every broken rule of a `fields` value (the whole set a PUT replaces the configuration with). */
-export function validateFieldDefinitions(input: unknown): FieldError[] {
+/**
+ * Every broken rule of a `fields` value (the whole set a PUT replaces the configuration with).
+ * `regExVerdicts`: the analyser's verdict per pattern (see regExPatternsToAnalyse); a pattern
+ * missing from it is not proven safe and is refused.
+ */
+export function validateFieldDefinitions(
+  input: unknown,
+  regExVerdicts: Readonly<Record<string, RegexVerdict>> = {},
+): FieldError[] {
   if (input == null) return [];
   if (!Array.isArray(input)) return [{ field: 'fields', message: 'must be an array of field definitions' }];
   const errors: FieldError[] = [];
@@ -157,12 +169,18 @@ export function validateFieldDefinitions(input: unknown): FieldError[] {
       message: `must have at most ${CUSTOM_FIELDS_MAX} custom fields per merchant`,
     });
   }
-  input.forEach((definition, index) => errors.push(...validateDefinition(definition, `fields[${index}]`)));
+  input.forEach((definition, index) =>
+    errors.push(...validateDefinition(definition, `fields[${index}]`, regExVerdicts)),
+  );
   errors.push(...validateAcrossDefinitions(input));
   return errors;
 }
 
-function validateDefinition(definition: unknown, path: string): FieldError[] {
+function validateDefinition(
+  definition: unknown,
+  path: string,
+  regExVerdicts: Readonly<Record<string, RegexVerdict>>,
+): FieldError[] {
   if (!isObject(definition)) return [{ field: path, message: 'must be an object' }];
   const errors: FieldError[] = [];
   const fail = (key: string, message: string) => errors.push({ field: `${path}.${key}`, message });
@@ -230,7 +248,10 @@ function validateDefinition(definition: unknown, path: string): FieldError[] {
       if (isNumeric)
         fail('regEx', 'is not allowed on a numeric field; use decimalPlaces and the numeric range');
       else {
-        const problem = regExProblem(regEx);
+        const problem = regExProblem(
+          regEx,
+          Object.hasOwn(regExVerdicts, regEx) ? regExVerdicts[regEx] : undefined,
+        );
         if (problem) fail('regEx', problem);
       }
     }
@@ -311,125 +332,62 @@ function validateAcrossDefinitions(input: readonly unknown[]): FieldError[] {
 
 function checkText(value: unknown, maxLength: number, fail: (message: string) => void): void {
   if (value == null) return;
-  if (typeof value !== 'string') fail('must be a string');
-  else if (characterCount(value) > maxLength) fail(`must be at most ${maxLength} characters`);
+  if (typeof value !== 'string') return fail('must be a string');
+  if (characterCount(value) > maxLength) return fail(`must be at most ${maxLength} characters`);
+  const unsafe = plainTextProblem(value);
+  if (unsafe) fail(unsafe);
 }
 
 function checkInteger(value: unknown, min: number, max: number, fail: (message: string) => void): void {
   if (!isInteger(value) || value < min || value > max) fail(`must be an integer from ${min} to ${max}`);
 }
 
-/** Why `regEx` cannot be used, or null. */
-export function regExProblem(regEx: string): string | null {
+/**
+ * Why `regEx` cannot be used, or null. `verdict` is the analyser's (platform safe-regex.ts), run
+ * by the caller before deciding because it takes time and runs outside the event loop; a pattern
+ * without a `safe` verdict is refused (fail closed).
+ */
+export function regExProblem(regEx: string, verdict: RegexVerdict | undefined): string | null {
+  const form = regExFormProblem(regEx);
+  return form ?? verdictProblem(verdict);
+}
+
+/** The checks that need no analyser: length, JavaScript syntax, and linear-time matchability. */
+function regExFormProblem(regEx: string): string | null {
   if (characterCount(regEx) > REGEX_MAX_LENGTH) return `must be at most ${REGEX_MAX_LENGTH} characters`;
   try {
     new RegExp(regEx);
   } catch {
     return 'must be a valid JavaScript regular expression (no flags, no inline modifiers)';
   }
-  if (hasNestedRepetition(regEx)) {
-    return 'must not repeat a group that itself repeats (catastrophic backtracking)';
-  }
-  return null;
-}
-
-/** The expression values are checked with: the whole value must match. */
-export function anchoredRegExp(regEx: string): RegExp {
-  return new RegExp(`^(?:${regEx})$`);
-}
-
-interface Repetition {
-  repeats: boolean;
-  unbounded: boolean;
+  const linear = compileLinearRegex(regEx);
+  return linear.ok ? null : linear.message;
 }
 
 /**
- * Whether a quantified group contains a quantifier, one of the two unbounded. Reads a pattern
- * that already compiles: escapes and character classes are skipped, group prefixes (`(?:`,
- * `(?<name>`, lookarounds) are not quantifiers, a `?` after a quantifier makes it lazy.
+ * The patterns of a `fields` value worth sending to the analyser: well-formed ones of text
+ * fields, each once. None when the set is over the limit (it is refused whatever the patterns),
+ * so a body cannot queue unbounded analysis work.
  */
-export function hasNestedRepetition(pattern: string): boolean {
-  const groups: Repetition[] = [{ repeats: false, unbounded: false }];
-  let lastGroup: Repetition | null = null;
-  let i = 0;
-  while (i < pattern.length) {
-    const char = pattern[i];
-    const quantifier = readQuantifier(pattern, i);
-    if (char === '\\') {
-      i += 2;
-      lastGroup = null;
-    } else if (char === '[') {
-      i = classEnd(pattern, i);
-      lastGroup = null;
-    } else if (char === '(') {
-      groups.push({ repeats: false, unbounded: false });
-      i += groupPrefixLength(pattern, i);
-      lastGroup = null;
-    } else if (char === ')') {
-      const inner = groups.pop() ?? { repeats: false, unbounded: false };
-      if (groups.length === 0) groups.push({ repeats: false, unbounded: false });
-      const outer = groups[groups.length - 1];
-      outer.repeats ||= inner.repeats;
-      outer.unbounded ||= inner.unbounded;
-      lastGroup = inner;
-      i += 1;
-    } else if (quantifier) {
-      if (
-        lastGroup &&
-        ((quantifier.unbounded && lastGroup.repeats) || (quantifier.repeats && lastGroup.unbounded))
-      ) {
-        return true;
-      }
-      const current = groups[groups.length - 1];
-      current.repeats ||= quantifier.repeats;
-      current.unbounded ||= quantifier.unbounded;
-      i += quantifier.length;
-      lastGroup = null;
-    } else {
-      i += 1;
-      lastGroup = null;
-    }
+export function regExPatternsToAnalyse(input: unknown): string[] {
+  if (!Array.isArray(input) || input.length > CUSTOM_FIELDS_MAX) return [];
+  const patterns = new Set<string>();
+  for (const definition of input) {
+    if (!isObject(definition) || definition.isNumeric === true) continue;
+    const regEx = definition.regEx;
+    if (typeof regEx === 'string' && regEx !== '' && regExFormProblem(regEx) === null) patterns.add(regEx);
   }
-  return false;
+  return [...patterns];
 }
 
-function readQuantifier(pattern: string, i: number): (Repetition & { length: number }) | null {
-  const char = pattern[i];
-  let found: (Repetition & { length: number }) | null = null;
-  if (char === '*' || char === '+') found = { repeats: true, unbounded: true, length: 1 };
-  else if (char === '?') found = { repeats: false, unbounded: false, length: 1 };
-  else if (char === '{') {
-    const match = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
-    if (match) {
-      const unbounded = match[2] !== undefined && match[3] === '';
-      const max = match[2] === undefined ? Number(match[1]) : unbounded ? Infinity : Number(match[3]);
-      found = { repeats: max > 1, unbounded, length: match[0].length };
-    }
-  }
-  if (found && pattern[i + found.length] === '?') found.length += 1; // lazy
-  return found;
-}
-
-function classEnd(pattern: string, start: number): number {
-  let i = start + 1;
-  while (i < pattern.length) {
-    if (pattern[i] === '\\') i += 2;
-    else if (pattern[i] === ']') return i + 1;
-    else i += 1;
-  }
-  return pattern.length;
-}
-
-function groupPrefixLength(pattern: string, start: number): number {
-  if (pattern[start + 1] !== '?') return 1;
-  const next = pattern[start + 2];
-  if (next === ':' || next === '=' || next === '!') return 3;
-  if (next === '<') {
-    if (pattern[start + 3] === '=' || pattern[start + 3] === '!') return 4;
-    const close = pattern.indexOf('>', start);
-    return close < 0 ? 2 : close - start + 1;
-  }
-  return 2;
+/**
+ * Whether a stored value fits its field's `regEx`: the WHOLE value must match. Matched in linear
+ * time (platform linear-regex.ts), so a stored pattern the analyser would now refuse is still
+ * matched safely. Null when the stored pattern uses a feature the linear matcher cannot run
+ * (configurations stored before that rule): the value cannot be checked.
+ */
+export function matchesRegEx(regEx: string, value: string): boolean | null {
+  return linearFullMatch(regEx, value);
 }
 
 const surfaceSettings = (input: CustomFieldDefinitionInput[CustomFieldSurface]): SurfaceSettings => ({

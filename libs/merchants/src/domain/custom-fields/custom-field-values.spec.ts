@@ -2,6 +2,7 @@ import { normalizeFields, type CustomFieldDefinitionInput } from './custom-field
 import {
   CUSTOM_FIELD_VALUES_MAX,
   DEFAULT_REGEX_ERROR_MESSAGE,
+  UNCHECKABLE_REGEX_MESSAGE,
   findCustomField,
   normalizeCustomFieldValues,
   validateCustomFieldValues,
@@ -114,6 +115,16 @@ describe('the values themselves', () => {
     ['Code', 'AB\u0000C', false],
     ['Code', 'A\tB', false],
     ['Code', 'A\u007fB', false],
+    ['Code', 'A\u001bB', false], // ESC
+    ['Code', 'A\u0007B', false], // BEL
+    ['Code', 'A\rB', false],
+    ['Code', 'A\nB', false],
+    ['Code', 'A\u009bB', false], // C1 CSI
+    ['Code', 'A\u202eB', false], // right-to-left override
+    ['Code', 'A\u2066B', false], // left-to-right isolate
+    ['Code', 'A\u200fB', false], // right-to-left mark
+    ['Code', 'A\u061cB', false], // Arabic letter mark
+    ['Code', 'Zoë', true],
     ['Emoji', '😀😀', true], // two characters, four UTF-16 units
     ['Emoji', '😀😀😀', false],
     ['Po', 'AB-1234', true],
@@ -166,6 +177,37 @@ describe('the values themselves', () => {
     expect(validateCustomFieldValues(state, [v('Alt', 'c')], 'api')).toEqual([
       { field: 'custom_fields[0].value', message: DEFAULT_REGEX_ERROR_MESSAGE },
     ]);
+  });
+
+  it('refuses a control or bidi character in a name, naming it', () =>
+    expect(paths(validateCustomFieldValues(state, [v('Code\u202e', 'A')], 'api'))).toEqual([
+      'custom_fields[0].name',
+    ]));
+
+  it('refuses a value for a stored pattern the linear matcher cannot run, saying why', () => {
+    const legacy = config({ name: 'Twice', regEx: '(a)\\1' });
+    expect(validateCustomFieldValues(legacy, [v('Twice', 'aa')], 'api')).toEqual([
+      { field: 'custom_fields[0].value', message: UNCHECKABLE_REGEX_MESSAGE },
+    ]);
+  });
+
+  // Patterns stored before the analyser (or written to hurt): every known ReDoS family, each
+  // against its hostile input of the longest value a field takes. A backtracking engine needs
+  // seconds to forever on these; the bound is generous on purpose (a slow, shared machine).
+  it.each([
+    ['(a+)+$', 'a'.repeat(999) + '!'],
+    ['(a|a)*$', 'a'.repeat(999) + '!'],
+    ['(a|aa)+$', 'a'.repeat(999) + '!'],
+    ['\\d*\\d*\\d*\\d*x', '1'.repeat(1000)],
+    ['(.*a){12}', 'a'.repeat(1000)],
+    ['^(([a-z])+.)+[A-Z]([a-z])+$', 'a'.repeat(1000)],
+  ])('matches %s against a hostile 1,000-character value in bounded time', (regEx, value) => {
+    const hostile = config({ name: 'Ref', regEx, maxLength: 1000 });
+    const started = process.hrtime.bigint();
+    const errors = validateCustomFieldValues(hostile, [v('Ref', value)], 'api');
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    expect(ms).toBeLessThan(500);
+    expect(errors.length).toBeLessThanOrEqual(1);
   });
 
   it('reports every broken entry', () =>

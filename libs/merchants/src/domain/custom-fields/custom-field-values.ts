@@ -1,8 +1,9 @@
+import { plainTextProblem } from '../../../../platform/src/validation/plain-text';
 import {
   CUSTOM_FIELDS_MAX,
   MAX_VALUES_MAX,
-  anchoredRegExp,
   characterCount,
+  matchesRegEx,
   type CustomFieldDefinition,
 } from './custom-field-definition';
 import type { FieldError } from './custom-field-errors';
@@ -32,13 +33,18 @@ import { compareDecimals, decimalFromNumber, decimalPlacesOf, parseDecimal } fro
  *   of a multi-value field are allowed (two identical items are two items).
  * - Values are trimmed; a blank value counts as not sent (it is not checked further and is
  *   dropped on normalising), so a required field must have a non-blank value.
- * - No control characters (U+0000–U+001F, U+007F): values end up in reports and gateway files.
+ * - Names and values are single-line plain text (platform plain-text.ts: no C0/C1 controls, no
+ *   DEL, no bidi controls): values end up in reports, pages and gateway files. This is part of
+ *   the list's form, so it is refused before any lookup.
  * - At most `maxLength` characters (code points), after trimming.
  * - Numeric fields: `-?digits[.digits]` (no exponent, no `+`, no separators), at most
  *   `decimalPlaces` digits after the point, within [numericMinValue, numericMaxValue] compared
  *   exactly (no float parsing).
- * - `regEx` must match the whole value; on a mismatch the message is `regExErrorMessage`, or a
- *   default.
+ * - `regEx` must match the whole value, checked in linear time (a payer types the value); on a
+ *   mismatch the message is `regExErrorMessage`, or a default. A stored pattern the linear-time
+ *   matcher cannot run (backreferences or lookaround, allowed before that rule) cannot check
+ *   anything, so a value for it is refused until the partner updates the configuration: a check
+ *   the partner asked for is never skipped silently.
  */
 export type CustomFieldValueSurface = 'api' | 'virtualTerminal' | 'hostedPaymentPage';
 
@@ -51,8 +57,8 @@ export const CUSTOM_FIELD_VALUES_MAX = CUSTOM_FIELDS_MAX * MAX_VALUES_MAX;
 export const DEFAULT_REGEX_ERROR_MESSAGE = 'does not match the required format';
 
 const VALUE_KEYS: readonly string[] = ['name', 'value'];
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+export const UNCHECKABLE_REGEX_MESSAGE =
+  "cannot be checked: this field's regEx uses a feature that is no longer supported (backreferences or lookaround); the partner must update the custom-field configuration";
 
 const SURFACE_WORDS: Record<Exclude<CustomFieldValueSurface, 'api'>, string> = {
   virtualTerminal: 'the virtual terminal',
@@ -104,7 +110,10 @@ export function customFieldValuesFormErrors(values: unknown): FieldError[] {
       const value = entry[key];
       if (typeof value !== 'string') {
         errors.push({ field: `${path}.${key}`, message: value == null ? 'is required' : 'must be a string' });
+        continue;
       }
+      const unsafe = plainTextProblem(value);
+      if (unsafe) errors.push({ field: `${path}.${key}`, message: unsafe });
     }
   });
   return errors;
@@ -179,11 +188,13 @@ export function validateCustomFieldValues(
 
 /** Why a trimmed, non-blank value does not fit its field, or null. */
 function valueProblem(field: CustomFieldDefinition, value: string): string | null {
-  if (CONTROL_CHARACTER.test(value)) return 'must not contain control characters';
   if (characterCount(value) > field.maxLength) return `must be at most ${field.maxLength} characters`;
   if (field.isNumeric) return numericProblem(field, value);
-  if (field.regEx !== null && !anchoredRegExp(field.regEx).test(value)) {
-    return field.regExErrorMessage ?? DEFAULT_REGEX_ERROR_MESSAGE;
+  if (field.regEx !== null) {
+    // Only after the length cap: the matcher is linear, and the text is bounded too.
+    const matches = matchesRegEx(field.regEx, value);
+    if (matches === null) return UNCHECKABLE_REGEX_MESSAGE;
+    if (!matches) return field.regExErrorMessage ?? DEFAULT_REGEX_ERROR_MESSAGE;
   }
   return null;
 }

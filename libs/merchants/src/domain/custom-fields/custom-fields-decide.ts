@@ -1,3 +1,4 @@
+import type { RegexVerdict } from '../../../../platform/src/validation/safe-regex';
 import {
   isEmptyFieldsInput,
   normalizeFields,
@@ -24,6 +25,12 @@ export interface ConfigureCustomFields {
   partnerId: string;
   /** `body.fields` as received; absent, null or `[]` clears the set. */
   fields: unknown;
+  /**
+   * The analyser's verdict on each `regEx` of `fields` (regExPatternsToAnalyse), obtained before
+   * deciding because the analysis is I/O-bound work outside the event loop. A pattern without a
+   * `safe` verdict here is refused.
+   */
+  regExVerdicts?: Readonly<Record<string, RegexVerdict>>;
   at: Date;
 }
 
@@ -78,7 +85,7 @@ export function decideCustomFields(
 }
 
 function configure(command: ConfigureCustomFields, state: CustomFieldsState): CustomFieldsEvent[] {
-  const errors = validateFieldDefinitions(command.fields);
+  const errors = validateFieldDefinitions(command.fields, command.regExVerdicts ?? {});
   if (errors.length > 0) throw new CustomFieldsInvalid(errors);
   if (isEmptyFieldsInput(command.fields)) return clear({ ...command, type: 'ClearCustomFields' }, state);
   const fields = normalizeFields(command.fields as CustomFieldDefinitionInput[]);

@@ -98,9 +98,11 @@ describe('setting a feature flag', () => {
       const target = !flag.default_enabled;
       const reachable = flag.depends_on.length === 0 || flag.flag_name === 'recurring_billing';
       if (!reachable) continue; // installments: dependencies first, covered below
+      // recurring_billing is on by default and needs stored_credentials: it goes off first.
+      const before = flag.flag_name === 'stored_credentials' ? [changed('recurring_billing', false)] : [];
       if (flag.globally_available) {
         it(`a partner may switch ${flag.flag_name}`, () =>
-          given([])
+          given(before)
             .when(set(flag.flag_name, target))
             .then([changed(flag.flag_name, target)]));
       } else {
@@ -110,7 +112,7 @@ describe('setting a feature flag', () => {
             .thenThrows(FeatureFlagOperatorManaged, { code: 'feature_flag_operator_managed' }));
       }
       it(`the operator may switch ${flag.flag_name}`, () =>
-        given([])
+        given(before)
           .when(set(flag.flag_name, target, 'operator'))
           .then([changed(flag.flag_name, target, 'operator')]));
     }
@@ -160,12 +162,16 @@ describe('setting a feature flag', () => {
     const offStored = changed('stored_credentials', false);
     const onRecurring = changed('recurring_billing', true);
     const onInstallments = changed('installments', true);
+    // recurring_billing is on by default: stored_credentials goes off only after it.
+    const storedOff = [changed('recurring_billing', false), offStored];
 
     it('enables a flag whose dependencies are on', () =>
-      given([]).when(set('recurring_billing', true)).then([onRecurring]));
+      given([changed('recurring_billing', false)])
+        .when(set('recurring_billing', true))
+        .then([onRecurring]));
 
     it('refuses to enable a flag whose dependency is off (422, with the list)', () =>
-      given([offStored])
+      given(storedOff)
         .when(set('recurring_billing', true))
         .thenThrows(FeatureFlagDependenciesUnmet, {
           code: 'feature_flag_dependencies_unmet',
@@ -173,7 +179,7 @@ describe('setting a feature flag', () => {
         }));
 
     it('names only the direct dependency for a chain', () =>
-      given([offStored])
+      given(storedOff)
         .when(set('installments', true))
         .thenThrows(FeatureFlagDependenciesUnmet, { unmetDependencies: ['recurring_billing'] }));
 
@@ -204,7 +210,7 @@ describe('setting a feature flag', () => {
         .then([offStored]));
 
     it('holds the operator to the same rules', () => {
-      given([offStored])
+      given(storedOff)
         .when(set('recurring_billing', true, 'operator'))
         .thenThrows(FeatureFlagDependenciesUnmet);
       given([onRecurring])
@@ -298,7 +304,7 @@ describe('updating partner settings', () => {
 
   it('records nothing when the accepted methods are only reordered', () =>
     given([])
-      .when(update({ acceptedMethods: ['debit_card', 'credit_card'] }))
+      .when(update({ acceptedMethods: ['ach', 'debit_card', 'credit_card'] }))
       .then([]));
 
   it('records only the fields that change, in one event', () =>

@@ -12,10 +12,12 @@ import {
   FeatureFlagNotFound,
   FeatureFlagOperatorManaged,
   FeatureFlagRequiredBy,
+  IpAllowlistExcludesCaller,
   PartnerSettingsInvalid,
 } from './configuration-errors';
 import { findFeatureFlag } from './feature-flag-catalog';
 import {
+  allowlistAdmits,
   normalizeAcceptedMethods,
   normalizeIpAllowlist,
   validatePartnerSettings,
@@ -44,6 +46,12 @@ export interface UpdatePartnerSettings {
   ipAllowlist?: string[] | null;
   acceptedMethods?: string[] | null;
   environment: Environment;
+  /**
+   * The address the partner's request comes from (the socket's peer; proxy headers are not
+   * trusted). A new non-empty `ipAllowlist` must admit it, or the partner would lock itself out
+   * for good. Absent only on changes not made by the partner (the operator's).
+   */
+  callerAddress?: string | null;
   at: Date;
 }
 
@@ -132,6 +140,11 @@ function updatePartnerSettings(
   }
   if (command.ipAllowlist != null) {
     const ipAllowlist = normalizeIpAllowlist(command.ipAllowlist);
+    // Checked even when the list is unchanged: re-sending a list that excludes the caller says
+    // the same thing, and the answer must not depend on what was stored before.
+    if (command.callerAddress != null && !allowlistAdmits(ipAllowlist, command.callerAddress)) {
+      throw new IpAllowlistExcludesCaller(command.callerAddress);
+    }
     if (!sameList(ipAllowlist, state.ipAllowlist)) changes.ipAllowlist = ipAllowlist;
   }
   if (command.acceptedMethods != null) {

@@ -14,6 +14,7 @@ export const CONFIGURATION_PROBLEM_STATUS: Readonly<Record<string, number>> = {
   feature_flag_operator_managed: 403,
   feature_flag_dependencies_unmet: 422,
   feature_flag_required_by: 422,
+  ip_allowlist_excludes_caller: 422,
 };
 
 export class FeatureFlagNotFound extends NotFound {
@@ -69,5 +70,21 @@ export class PartnerSettingsInvalid extends DomainError {
 
   constructor(readonly errors: readonly FieldError[]) {
     super(errors.map((error) => `${error.field} ${error.message}`).join('; '));
+  }
+}
+
+/**
+ * A partner's own `ip_allowlist` change that would not admit the address the change is made from
+ * (422): applied, every later call of the partner would be 403 `ip_not_allowed`, including the
+ * one that would undo it. `errors` names `ip_allowlist`. The operator can still set any list.
+ */
+export class IpAllowlistExcludesCaller extends DomainError {
+  readonly code = 'ip_allowlist_excludes_caller';
+  readonly errors: readonly FieldError[];
+
+  constructor(readonly callerAddress: string) {
+    const message = `would not admit ${callerAddress}, the address this change is made from; include it (a /32 or /128 entry will do) or send [] to lift the restriction`;
+    super(`ip_allowlist ${message}`);
+    this.errors = [{ field: 'ip_allowlist', message }];
   }
 }

@@ -49,18 +49,23 @@ describe('a new partner', () => {
     }
   });
 
-  it('has no webhook, no allowlist, cards accepted, no gateway page, the current API version', () =>
+  it('has no webhook, no allowlist, every method accepted, no gateway page, the current API version', () =>
     expect(state).toMatchObject({
       webhookUrl: null,
       ipAllowlist: [],
-      hppSettings: { gatewayHppPageId: null, acceptedMethods: ['credit_card', 'debit_card'] },
+      hppSettings: { gatewayHppPageId: null, acceptedMethods: ['credit_card', 'debit_card', 'ach'] },
       apiVersion: CURRENT_API_VERSION,
     }));
 
   it('is pinned to a dated API version', () => expect(CURRENT_API_VERSION).toMatch(/^\d{4}-\d{2}-\d{2}$/));
 
   it('lists its default-on features, sorted', () =>
-    expect(enabledFeatures(state)).toEqual(['custom_fields', 'hosted_payment_pages', 'stored_credentials']));
+    expect(enabledFeatures(state)).toEqual([
+      'custom_fields',
+      'hosted_payment_pages',
+      'recurring_billing',
+      'stored_credentials',
+    ]));
 });
 
 describe('evolving the configuration', () => {
@@ -137,7 +142,12 @@ describe('evolving the configuration', () => {
 
 describe('the partner view of a flag', () => {
   it('shows the catalog text, the effective values and the unmet dependencies', () =>
-    expect(featureFlagView(fold([flagChanged('stored_credentials', false)]), 'recurring_billing')).toEqual({
+    expect(
+      featureFlagView(
+        fold([flagChanged('recurring_billing', false), flagChanged('stored_credentials', false)]),
+        'recurring_billing',
+      ),
+    ).toEqual({
       flag_name: 'recurring_billing',
       display_name: 'Recurring billing',
       description: expect.any(String),
@@ -153,9 +163,12 @@ describe('the partner view of a flag', () => {
     ));
 
   it('names only the direct dependencies that are off', () =>
-    expect(featureFlagView(initialConfigurationState(T0), 'installments').unmet_dependencies).toEqual([
-      'recurring_billing',
-    ]));
+    expect(
+      featureFlagView(
+        fold([flagChanged('recurring_billing', false), flagChanged('stored_credentials', false)]),
+        'installments',
+      ).unmet_dependencies,
+    ).toEqual(['recurring_billing']));
 
   it('shows an operator-managed flag as not globally available', () =>
     expect(featureFlagView(initialConfigurationState(T0), 'surcharging').globally_available).toBe(false));

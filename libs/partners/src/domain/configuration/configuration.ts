@@ -5,7 +5,11 @@ import { FEATURE_FLAG_CATALOG, findFeatureFlag, type FeatureFlagDefinition } fro
 /** The dated API version partners are pinned to on creation (the spec's latest changelog month). */
 export const CURRENT_API_VERSION = '2026-09-01';
 
-export const DEFAULT_ACCEPTED_METHODS: readonly string[] = ['credit_card', 'debit_card'];
+/**
+ * A new partner's pages take every method; the list only narrows. ACH also needs the
+ * `ach_payments` flag, so listing `ach` enables nothing by itself (docs/configuration.md).
+ */
+export const DEFAULT_ACCEPTED_METHODS: readonly string[] = ['credit_card', 'debit_card', 'ach'];
 
 /** `updatedBy` of a flag nobody has touched: its value is the catalog default. */
 export const CATALOG_DEFAULT_ACTOR = 'system';

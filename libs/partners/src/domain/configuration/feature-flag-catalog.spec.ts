@@ -93,7 +93,8 @@ describe('the catalog', () => {
   it.each([
     ['ach_payments', true, false, [], 'ACH'],
     ['stored_credentials', true, true, [], null],
-    ['recurring_billing', true, false, ['stored_credentials'], null],
+    // On by default: the README's first integration saves a card for RECURRING reuse.
+    ['recurring_billing', true, true, ['stored_credentials'], null],
     ['installments', true, false, ['recurring_billing'], null],
     ['hosted_payment_pages', true, true, [], 'HPP'],
     ['custom_fields', true, true, [], null],

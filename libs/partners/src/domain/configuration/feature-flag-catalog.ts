@@ -16,7 +16,12 @@ export interface FeatureFlagDefinition {
   default_enabled: boolean;
   /** Flags that must be enabled before this one; the graph is acyclic (see the spec). */
   depends_on: readonly string[];
-  /** Human-readable list of what the flag gates, for the partner view and the docs. */
+  /**
+   * What the flag gates, one entry per route or request variant, as docs/feature-flags.md lists
+   * them. Without the flag a gate answers 403 `feature_not_enabled` naming the flag, except the
+   * fee programs, which count the flag among their eligibility reasons (docs/fees.md).
+   * test/e2e/feature-gates.e2e.ts probes every entry both ways.
+   */
   gates: readonly string[];
   /** The certification feature the flag adds to the partner's certification baseline. */
   certification_feature: FlagCertificationFeature | null;
@@ -42,6 +47,7 @@ export const FEATURE_FLAG_CATALOG: readonly FeatureFlagDefinition[] = [
       'POST /transactions with type ACH_DEBIT, ACH_VOID, ACH_REFUND, ACH_REVERSAL',
       'HPP sessions with payment_method ach',
       'HPP save_payment_method sessions with payment_method ach (ACH vault entries)',
+      'an ACH payment on a hosted page',
     ],
     certification_feature: 'ACH',
   },
@@ -63,11 +69,14 @@ export const FEATURE_FLAG_CATALOG: readonly FeatureFlagDefinition[] = [
     display_name: 'Recurring billing',
     description: 'Charge a stored payment method on a schedule through recurring contracts.',
     globally_available: true,
-    default_enabled: false,
+    // On for a new partner: saving a card for merchant-initiated reuse (credential_usages
+    // RECURRING) and charging it so (use_type RECURRING) is the README's first integration.
+    default_enabled: true,
     depends_on: ['stored_credentials'],
     gates: [
       'GET, POST, PATCH /contracts/** and the contract pause, resume and cancel actions',
       'HPP sessions with a recurring_plan',
+      'HPP sessions with credential_usages containing RECURRING',
       'POST /transactions with use_type RECURRING',
     ],
     certification_feature: null,
@@ -117,7 +126,7 @@ export const FEATURE_FLAG_CATALOG: readonly FeatureFlagDefinition[] = [
     default_enabled: false,
     depends_on: [],
     gates: [
-      'PUT /merchants/{merchantId}/fee-settings/convenience-fee',
+      'enabling PUT /merchants/{merchantId}/fee-settings/convenience-fee',
       'convenience_fee_amount on ONE_TIME_FUTURE sales and HPP sessions',
     ],
     certification_feature: null,
@@ -131,7 +140,7 @@ export const FEATURE_FLAG_CATALOG: readonly FeatureFlagDefinition[] = [
     default_enabled: false,
     depends_on: [],
     gates: [
-      'PUT /merchants/{merchantId}/fee-settings/surcharge',
+      'enabling PUT /merchants/{merchantId}/fee-settings/surcharge',
       'surcharge_amount on ONE_TIME_FUTURE card sales and HPP sessions',
     ],
     certification_feature: null,
@@ -167,7 +176,8 @@ export const FEATURE_FLAG_CATALOG: readonly FeatureFlagDefinition[] = [
     globally_available: true,
     default_enabled: false,
     depends_on: [],
-    gates: ['3-D Secure step-up on card SALE', 'POST /transactions/{id}/three-ds/complete'],
+    // No create path issues a step-up yet (spec: reserved), so the completion route is what it gates.
+    gates: ['POST /transactions/{id}/three-ds/complete'],
     certification_feature: null,
   },
 ];

@@ -1,3 +1,4 @@
+import { forbiddenCharacter } from '../../../../platform/src/validation/plain-text';
 import type { FieldError } from './configuration-errors';
 import {
   formatIpRange,
@@ -85,7 +86,9 @@ export function validateWebhookUrl(url: string, environment: Environment): Field
   if (url.length > WEBHOOK_URL_MAX_LENGTH) {
     return fail(`must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`);
   }
-  if (hasUnsafeCharacter(url)) return fail('must not contain spaces or control characters');
+  if (hasUnsafeCharacter(url) || forbiddenCharacter(url) !== null) {
+    return fail('must not contain spaces, control or bidirectional formatting characters');
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -163,6 +166,27 @@ export function normalizeIpAllowlist(entries: readonly unknown[]): string[] {
     if (parsed.ok && !normalized.includes(parsed.cidr)) normalized.push(parsed.cidr);
   }
   return normalized;
+}
+
+/**
+ * Whether a (normalised) allow-list admits `address`, the way the request guard matches it: an
+ * empty list admits everyone; an IPv4 client seen through an IPv6 socket (`::ffff:a.b.c.d`) is
+ * that IPv4 client; brackets and a zone id are not part of the address. An address that does not
+ * parse is admitted by nothing.
+ */
+export function allowlistAdmits(entries: readonly string[], address: string): boolean {
+  if (entries.length === 0) return true;
+  let text = address.trim();
+  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
+  const zone = text.indexOf('%');
+  if (zone !== -1) text = text.slice(0, zone);
+  const parsed = parseIpAddress(text);
+  if (!parsed) return false;
+  const caller = unmapIpv4(parsed);
+  return entries.some((entry) => {
+    const range = parseCidr(entry);
+    return range.ok && rangeContains(range.range, caller);
+  });
 }
 
 /** `hpp_settings.accepted_methods`: a non-empty set of known methods, each named once. */

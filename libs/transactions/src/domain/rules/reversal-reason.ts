@@ -1,3 +1,4 @@
+import { plainTextProblem } from '../../../../platform/src/validation/plain-text';
 import type { FieldError } from './field-error';
 import { codePoints, isAbsent, isPlainObject, unknownKeys } from './shape';
 
@@ -24,7 +25,6 @@ export interface ReversalReason {
 export const REVERSAL_DESCRIPTION_MAX = 200;
 
 const KNOWN = ['code', 'description'];
-const CONTROL = /\p{Cc}/u;
 
 export function isReversalReasonCode(value: unknown): value is ReversalReasonCode {
   return typeof value === 'string' && (REVERSAL_REASON_CODES as readonly string[]).includes(value);
@@ -55,7 +55,7 @@ function descriptionMessage(value: unknown): string | null {
   if (trimmed === '') return 'must not be blank';
   if (codePoints(trimmed) > REVERSAL_DESCRIPTION_MAX)
     return `must be at most ${REVERSAL_DESCRIPTION_MAX} characters`;
-  return CONTROL.test(trimmed) ? 'must not contain control characters' : null;
+  return plainTextProblem(trimmed);
 }
 
 /** The stored form of a value {@link validateReversalReason} accepted. */
