@@ -31,6 +31,7 @@ import { HealthController } from './health.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
 import { SystemStatusController } from './system-status.controller';
 import type { Infrastructure } from './infrastructure';
+import { SANDBOX_CLOCK } from './sandbox/sandbox-clock-store';
 
 /**
  * The one process: API, hosted pages, projectors and workers. Infrastructure (database, event
@@ -52,6 +53,7 @@ export class AppModule {
         { provide: Pool, useValue: infra.pool },
         { provide: EventStore, useValue: infra.eventStore },
         { provide: Clock, useValue: infra.clock },
+        { provide: SANDBOX_CLOCK, useValue: infra.sandboxClock },
         { provide: ProjectionRunner, useValue: infra.projections },
         { provide: OperatorKey, useValue: infra.operatorKey },
         { provide: SealedBox, useValue: infra.vault },

@@ -18,8 +18,7 @@ import { effectiveState, type HppSession } from '../domain/session/session';
 import { renderPaymentPage } from '../page/render';
 import { renderResultPage, type ResultPageInput } from '../page/result-page';
 import { newStyleNonce, pageSecurityHeaders } from '../page/security-headers';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+import { VERSIONED_UUID } from '../../../platform/src/validation/uuid';
 
 type ResultOf<T> = T extends unknown ? Omit<T, 'styleNonce' | 'merchantName' | 'appearance'> : never;
 type ResultInput = ResultOf<ResultPageInput>;
@@ -109,7 +108,7 @@ export class HostedPageController {
   }
 
   private async context(sessionId: string): Promise<PageContext | null> {
-    if (!UUID.test(sessionId)) return null;
+    if (!VERSIONED_UUID.test(sessionId)) return null;
     const session = await this.sessions.find(sessionId.toLowerCase());
     if (!session) return null;
     const merchant = await this.merchants.get(session.merchantId);

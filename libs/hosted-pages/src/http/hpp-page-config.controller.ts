@@ -25,7 +25,7 @@ import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/re
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
 import { ExecutePartnerCommand } from '../../../partners/src/application/partner-commands';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import type { MerchantCommandInput } from '../../../merchants/src/application/merchant-commands';
 import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
 import type { Merchant } from '../../../merchants/src/domain/merchant';
@@ -36,6 +36,7 @@ import {
   toHppPageConfiguration,
 } from '../domain/page-config/hpp-page-resource';
 import { HppPageConfigNotFound } from '../domain/page-config/hpp-page-errors';
+import { UUID } from '../../../platform/src/validation/uuid';
 
 /** The three page writes: the whole appearance (missing keys from its preset), and `is_active`. */
 class HppPageConfigDto {
@@ -51,8 +52,6 @@ class EmbeddingDomainsDto {
   @IsArray({ message: 'must be an array of host names' })
   domains!: unknown[];
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Hosted-payment-page configuration (spec "Configuration"): the partner's template, each

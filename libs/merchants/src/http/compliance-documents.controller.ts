@@ -8,7 +8,7 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { Clock } from '../../../platform/src/clock/clock';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { baaTemplatePdf } from '../application/baa-template';
 import { DocumentStore } from '../application/document-store';
 import { MerchantReader } from '../application/merchant-reader';

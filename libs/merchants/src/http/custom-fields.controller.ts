@@ -6,7 +6,7 @@ import { Pool } from 'pg';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import type { MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantCommands } from '../application/merchant-commands.service';
 import { MerchantReader } from '../application/merchant-reader';

@@ -6,7 +6,7 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { PartnerReader } from '../../../partners/src/application/partner-reader';
 import { enabledFeatures } from '../../../partners/src/domain/configuration';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { MerchantReader } from '../application/merchant-reader';
 import { feeEligibility, type FeeEligibility } from '../domain/fees/fee-eligibility';
 import { initialFeesState, toFeeSettings } from '../domain/fees/fees';

@@ -16,7 +16,7 @@ import {
   toFlowResource,
   toRecertificationRequestResource,
 } from '../domain/certification';
-import { UuidParam } from './uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 
 /** The partner's certification ("Certification" in the spec). */
 @Controller()

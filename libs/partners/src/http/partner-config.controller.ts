@@ -17,7 +17,7 @@ import { PartnerNotFound } from '../domain/partner-errors';
 import { checkFlagName } from './flag-name';
 import { PartnerFeatureFlagDto } from './partner.dto';
 import { Refused } from './refused.decorator';
-import { UuidParam } from './uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 
 const OPERATOR_MANAGED = 'is managed by the platform operator and cannot be changed by a partner';
 

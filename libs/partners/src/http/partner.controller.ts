@@ -10,7 +10,7 @@ import { PartnerReader } from '../application/partner-reader';
 import { toCapabilities, toPartnerResource } from '../application/partner-resources';
 import { partnerTransitions } from '../application/partner-transitions-view';
 import { PartnerNotFound } from '../domain/partner-errors';
-import { UuidParam } from './uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 
 /** The partner's own identity and capabilities ("Partner and capabilities" in the spec). */
 @Controller()

@@ -48,7 +48,7 @@ import {
   SetCertificationDto,
 } from './partner.dto';
 import { checkFlagName } from './flag-name';
-import { UuidParam } from './uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 
 /**
  * The operator tier for partners (CONTRACT §2): create and list partners, issue, rotate and

@@ -6,8 +6,7 @@ import { OperatorRoute } from '../../../platform/src/auth/access';
 import { metadataOf } from '../../../platform/src/http/request-metadata';
 import { SettlementRun } from '../application/settlement-run';
 import { toBatchResource } from '../domain/settlement-batch-resource';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from '../../../platform/src/validation/uuid';
 
 export class SettlementRunDto {
   /** Settle this merchant only; without it, every merchant. */

@@ -3,7 +3,7 @@ import { Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/co
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
 import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
@@ -19,8 +19,7 @@ import {
   STORED_CREDENTIAL_STATES,
   type StoredCredentialState,
 } from '../domain/stored-credential-states';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from '../../../platform/src/validation/uuid';
 
 type FieldError = { field: string; message: string };
 
