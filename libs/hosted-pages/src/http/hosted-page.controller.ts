@@ -12,8 +12,8 @@ import { TransactionStore } from '../../../transactions/src/application/transact
 import { totalMinor } from '../../../transactions/src/domain/transaction';
 import { HostedCheckout, type CheckoutOutcome } from '../application/hosted-checkout';
 import { HppSessionStore } from '../application/hpp-session-store';
-import { effectiveHppPageConfiguration } from '../domain/page-config/hpp-page-resource';
-import type { Appearance } from '../domain/page-config/appearance';
+import { effectiveHppPageConfiguration } from '../../../page-config/src/hpp-page-resource';
+import type { Appearance } from '../../../page-config/src/appearance';
 import { effectiveState, type HppSession } from '../domain/session/session';
 import { renderPaymentPage } from '../page/render';
 import { renderResultPage, type ResultPageInput } from '../page/result-page';

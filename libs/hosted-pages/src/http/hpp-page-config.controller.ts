@@ -29,13 +29,13 @@ import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import type { MerchantCommandInput } from '../../../merchants/src/application/merchant-commands';
 import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
 import type { Merchant } from '../../../merchants/src/domain/merchant';
-import type { HppPageConfigState } from '../domain/page-config/hpp-page';
+import type { HppPageConfigState } from '../../../page-config/src/hpp-page';
 import {
   effectiveHppPageConfiguration,
   hppPageConfigurationList,
   toHppPageConfiguration,
-} from '../domain/page-config/hpp-page-resource';
-import { HppPageConfigNotFound } from '../domain/page-config/hpp-page-errors';
+} from '../../../page-config/src/hpp-page-resource';
+import { HppPageConfigNotFound } from '../../../page-config/src/hpp-page-errors';
 import { UUID } from '../../../platform/src/validation/uuid';
 
 /** The three page writes: the whole appearance (missing keys from its preset), and `is_active`. */

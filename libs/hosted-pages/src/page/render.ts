@@ -1,4 +1,4 @@
-import type { Appearance } from '../domain/page-config/appearance';
+import type { Appearance } from '../../../page-config/src/appearance';
 import type { HppSession } from '../domain/session/session';
 import type { HppRecurringPlanData } from '../domain/session/session-events';
 import type { HppRecurringFrequency } from '../domain/session/session-states';

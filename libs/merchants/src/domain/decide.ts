@@ -1,10 +1,7 @@
 import type { MerchantEvent, MerchantWritableFields, ProcessorMid } from './merchant-events';
 import type { MerchantStateOrNone, MerchantStreamEvent } from './merchant';
-import {
-  decideHppMerchantPage,
-  type HppMerchantPageCommand,
-} from '../../../hosted-pages/src/domain/page-config/hpp-page-decide';
-import { initialHppMerchantPageState } from '../../../hosted-pages/src/domain/page-config/hpp-page';
+import { decideHppMerchantPage, type HppMerchantPageCommand } from '../../../page-config/src/hpp-page-decide';
+import { initialHppMerchantPageState } from '../../../page-config/src/hpp-page';
 import {
   decideCompliance,
   MERCHANT_COMPLIANCE_COMMAND_TYPES,

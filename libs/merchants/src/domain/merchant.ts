@@ -2,12 +2,12 @@ import {
   evolveHppMerchantPage,
   initialHppMerchantPageState,
   type HppMerchantPageState,
-} from '../../../hosted-pages/src/domain/page-config/hpp-page';
+} from '../../../page-config/src/hpp-page';
 import {
   HPP_MERCHANT_PAGE_EVENT_TYPES,
   isHppMerchantPageEvent,
   type HppMerchantPageEvent,
-} from '../../../hosted-pages/src/domain/page-config/hpp-page-events';
+} from '../../../page-config/src/hpp-page-events';
 import { MERCHANT_EVENT_TYPES, type MerchantEvent, type ProcessorMid } from './merchant-events';
 import {
   evolveCustomFields,

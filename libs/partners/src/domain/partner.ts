@@ -15,8 +15,8 @@ import {
   evolveHppTemplate,
   initialHppTemplateState,
   type HppTemplateState,
-} from '../../../hosted-pages/src/domain/page-config/hpp-page';
-import { isHppPageTemplateEvent } from '../../../hosted-pages/src/domain/page-config/hpp-page-events';
+} from '../../../page-config/src/hpp-page';
+import { isHppPageTemplateEvent } from '../../../page-config/src/hpp-page-events';
 import type {
   AvsDeclinePolicy,
   CertificationStatus,
