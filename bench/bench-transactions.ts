@@ -26,7 +26,8 @@ import {
 import { createLogger } from '../libs/platform/src/logging/logger';
 import { SANDBOX_TEST_CARDS } from '../libs/gateway/src/sandbox/test-cards';
 import { CardVault, type VaultInstrument } from '../libs/vault/src/application/card-vault';
-import { StoredCredentialCommands } from '../libs/vault/src/application/stored-credential-commands.service';
+import { CommandBus } from '@nestjs/cqrs';
+import { MintStoredCredential } from '../libs/vault/src/application/stored-credential-commands';
 import { percentile, runLoad, type LoadResult, type LoadSpec } from './load-worker';
 import { cpuSince, sampleCpu } from './cpu';
 
@@ -233,19 +234,21 @@ export async function salePartner(
     );
   }
   const stored = await service.app.get(CardVault).store(partner.id, merchantId, VISA);
-  await service.app.get(StoredCredentialCommands).mint(metadataFor(partner.id), {
-    vaultToken: stored.token,
-    partnerId: partner.id,
-    merchantId,
-    customerId: null,
-    processor: 'sandbox',
-    paymentMethodType: stored.display.paymentMethodType,
-    card: stored.display.card,
-    bank: stored.display.bank,
-    allowedUseTypes: ['ONE_TIME_FUTURE', 'RECURRING'] as never,
-    consent: { capturedAt: '2026-11-01T00:00:00.000Z', channel: 'hpp', text: 'I agree.' },
-    enrollmentTerms: null,
-  });
+  await service.app.get(CommandBus).execute(
+    new MintStoredCredential(metadataFor(partner.id), {
+      vaultToken: stored.token,
+      partnerId: partner.id,
+      merchantId,
+      customerId: null,
+      processor: 'sandbox',
+      paymentMethodType: stored.display.paymentMethodType,
+      card: stored.display.card,
+      bank: stored.display.bank,
+      allowedUseTypes: ['ONE_TIME_FUTURE', 'RECURRING'] as never,
+      consent: { capturedAt: '2026-11-01T00:00:00.000Z', channel: 'hpp', text: 'I agree.' },
+      enrollmentTerms: null,
+    }),
+  );
   return { ...partner, merchantId, vaultToken: stored.token };
 }
 

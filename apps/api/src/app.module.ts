@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { Pool } from 'pg';
-import { EventStore } from '../../../libs/event-store/src';
+import { EventStore, READ_MODEL_WAIT, type ReadModelWait } from '../../../libs/event-store/src';
 import { Clock } from '../../../libs/platform/src/clock/clock';
 import { APP_CONFIG } from '../../../libs/platform/src/config/config.token';
 import { ProblemFilter } from '../../../libs/platform/src/problem/problem.filter';
@@ -55,6 +55,12 @@ export class AppModule {
         { provide: Clock, useValue: infra.clock },
         { provide: SANDBOX_CLOCK, useValue: infra.sandboxClock },
         { provide: ProjectionRunner, useValue: infra.projections },
+        {
+          provide: READ_MODEL_WAIT,
+          useValue: (async (position, readModels) => {
+            await infra.projections.waitFor(position, [...readModels]);
+          }) satisfies ReadModelWait,
+        },
         { provide: OperatorKey, useValue: infra.operatorKey },
         { provide: SealedBox, useValue: infra.vault },
         { provide: IdempotencyStore, useValue: infra.idempotency },
@@ -68,7 +74,9 @@ export class AppModule {
         Pool,
         EventStore,
         Clock,
+        SANDBOX_CLOCK,
         ProjectionRunner,
+        READ_MODEL_WAIT,
         OperatorKey,
         SealedBox,
         IdempotencyStore,

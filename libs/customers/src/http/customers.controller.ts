@@ -1,3 +1,5 @@
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
@@ -9,8 +11,7 @@ import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
-import type { CustomerCommandInput } from '../application/customer-commands';
-import { CustomerCommands } from '../application/customer-commands.service';
+import { RunCustomerCommand, type CustomerCommandInput } from '../application/customer-commands';
 import { CustomerReader } from '../application/customer-reader';
 import type { Customer } from '../domain/customer';
 import { toCustomerResource } from '../domain/customer-resource';
@@ -25,7 +26,7 @@ import { CreateCustomerDto, UpdateCustomerDto, type CustomerAddressDto } from '.
 @Controller('merchants/:merchantId/customers')
 export class CustomersController {
   constructor(
-    private readonly customerCommands: CustomerCommands,
+    private readonly commands: CommandBus,
     private readonly customers: CustomerReader,
     private readonly merchants: MerchantReader,
     private readonly pool: Pool,
@@ -137,7 +138,9 @@ export class CustomersController {
     caller: PartnerPrincipal,
     command: CustomerCommandInput,
   ): Promise<Customer> {
-    return (await this.customerCommands.run(request, caller.partnerId, command)).customer;
+    return (
+      await this.commands.execute(new RunCustomerCommand(command, metadataOf(request, caller.partnerId)))
+    ).state;
   }
 }
 

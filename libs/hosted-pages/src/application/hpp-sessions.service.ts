@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { CommandBus } from '@nestjs/cqrs';
+import type { EventMetadata } from '../../../event-store/src';
 import { CustomerReader } from '../../../customers/src/application/customer-reader';
 import { MerchantPricing } from '../../../merchants/src/application/merchant-pricing';
 import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
@@ -14,7 +15,7 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { Clock } from '../../../platform/src/clock/clock';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
-import { idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { idFor } from '../../../platform/src/http/request-metadata';
 import { DomainError } from '../../../platform/src/problem';
 import { CustomFieldsInvalid, MerchantNotTransactable } from '../../../transactions/src/application/payments';
 import { parseSessionRequest, type HppSessionRequest } from '../domain/session/session-request';
@@ -24,7 +25,9 @@ import {
   type HppSessionCreateResource,
   type HppSessionResource,
 } from '../domain/session/session-resource';
-import { HppSessionStore } from './hpp-session-store';
+import { RunHppSessionCommand } from './hpp-session-commands';
+import { HppSessionReader } from './hpp-session-reader';
+import { HppUrls } from './hpp-urls';
 
 /** 403 `feature_not_enabled`: a session variant needs a flag the partner does not have. */
 export class HppSessionFeatureNotEnabled extends DomainError {
@@ -65,7 +68,9 @@ function requiredFlags(request: HppSessionRequest): [flag: string, what: string]
 @Injectable()
 export class HppSessions {
   constructor(
-    private readonly sessions: HppSessionStore,
+    private readonly commands: CommandBus,
+    private readonly sessions: HppSessionReader,
+    private readonly urls: HppUrls,
     private readonly merchants: MerchantReader,
     private readonly customers: CustomerReader,
     private readonly pricing: MerchantPricing,
@@ -74,7 +79,7 @@ export class HppSessions {
   ) {}
 
   async create(
-    request: FastifyRequest,
+    metadata: EventMetadata,
     caller: PartnerPrincipal,
     body: unknown,
   ): Promise<HppSessionCreateResource> {
@@ -90,23 +95,25 @@ export class HppSessions {
     const customFields = this.customFieldsFor(merchant, parsed);
     const price = await this.priceOf(merchant, parsed);
 
-    const { session } = await this.sessions.execute(
-      {
-        type: 'CreateHppSession',
-        sessionId: idFor(request.commandId, 'hpp_session', randomUUID),
-        partnerId: caller.partnerId,
-        request: { ...parsed, customFields },
-        price,
-      },
-      metadataOf(request, caller.partnerId),
+    const { state: session } = await this.commands.execute(
+      new RunHppSessionCommand(
+        {
+          type: 'CreateHppSession',
+          sessionId: idFor(metadata.causation_id, 'hpp_session', randomUUID),
+          partnerId: caller.partnerId,
+          request: { ...parsed, customFields },
+          price,
+        },
+        metadata,
+      ),
     );
-    return toSessionCreateResource(session, this.sessions.urls(session.id), this.clock.now());
+    return toSessionCreateResource(session, this.urls.of(session.id), this.clock.now());
   }
 
   /** The read form, with the effective state (a PENDING session past `expires_at` reads EXPIRED). */
   async read(sessionId: string, caller: PartnerPrincipal): Promise<HppSessionResource> {
     const session = await this.sessions.getForPartner(sessionId, caller.partnerId);
-    return toSessionResource(session, this.sessions.urls(session.id), this.clock.now());
+    return toSessionResource(session, this.urls.of(session.id), this.clock.now());
   }
 
   /**
@@ -114,16 +121,15 @@ export class HppSessions {
    * EXPIRED (recorded, or PENDING past `expires_at`) is 409 `invalid_state_transition`.
    */
   async cancel(
-    request: FastifyRequest,
+    metadata: EventMetadata,
     caller: PartnerPrincipal,
     sessionId: string,
   ): Promise<HppSessionResource> {
     await this.sessions.getForPartner(sessionId, caller.partnerId);
-    const { session } = await this.sessions.execute(
-      { type: 'CancelHppSession', sessionId },
-      metadataOf(request, caller.partnerId),
+    const { state: session } = await this.commands.execute(
+      new RunHppSessionCommand({ type: 'CancelHppSession', sessionId }, metadata),
     );
-    return toSessionResource(session, this.sessions.urls(session.id), this.clock.now());
+    return toSessionResource(session, this.urls.of(session.id), this.clock.now());
   }
 
   /**

@@ -8,10 +8,11 @@ import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { AcceptsFormBody } from '../../../platform/src/http/content-type';
 import { WithoutIdempotencyHeader } from '../../../platform/src/idempotency/idempotency.interceptor';
-import { TransactionStore } from '../../../transactions/src/application/transaction-store';
+import { TransactionReader } from '../../../transactions/src/application/transaction-reader';
 import { totalMinor } from '../../../transactions/src/domain/transaction';
 import { HostedCheckout, type CheckoutOutcome } from '../application/hosted-checkout';
-import { HppSessionStore } from '../application/hpp-session-store';
+import { HppSessionReader } from '../application/hpp-session-reader';
+import { HppUrls } from '../application/hpp-urls';
 import { effectiveHppPageConfiguration } from '../../../page-config/src/hpp-page-resource';
 import type { Appearance } from '../../../page-config/src/appearance';
 import { effectiveState, type HppSession } from '../domain/session/session';
@@ -38,11 +39,12 @@ interface PageContext {
 @Controller('hpp')
 export class HostedPageController {
   constructor(
-    private readonly sessions: HppSessionStore,
+    private readonly sessions: HppSessionReader,
+    private readonly urls: HppUrls,
     private readonly checkout: HostedCheckout,
     private readonly merchants: MerchantReader,
     private readonly partners: PartnerReader,
-    private readonly transactions: TransactionStore,
+    private readonly transactions: TransactionReader,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -53,7 +55,7 @@ export class HostedPageController {
     const context = await this.context(sessionId);
     if (!context) return this.result(reply, 404, null, { outcome: 'not_found' });
     if (effectiveState(context.session, this.clock.now()) !== 'PENDING') {
-      return reply.redirect(`${this.sessions.urls(sessionId).hppUrl}/result`, 303);
+      return reply.redirect(`${this.urls.of(sessionId).hppUrl}/result`, 303);
     }
     return this.form(reply, 200, context, {}, {});
   }
@@ -77,7 +79,7 @@ export class HostedPageController {
       const fresh = (await this.context(sessionId))!;
       return this.form(reply, outcome.status, fresh, outcome.values, outcome.errors, outcome.pageError);
     }
-    return reply.redirect(`${this.sessions.urls(sessionId).hppUrl}/result`, 303);
+    return reply.redirect(`${this.urls.of(sessionId).hppUrl}/result`, 303);
   }
 
   @Get(':sessionId/result')
@@ -87,7 +89,7 @@ export class HostedPageController {
     if (!context) return this.result(reply, 404, null, { outcome: 'not_found' });
     const s = context.session;
     const state = effectiveState(s, this.clock.now());
-    if (state === 'PENDING') return reply.redirect(this.sessions.urls(sessionId).hppUrl, 303);
+    if (state === 'PENDING') return reply.redirect(this.urls.of(sessionId).hppUrl, 303);
     if (state === 'EXPIRED') return this.result(reply, 410, context, { outcome: 'expired' });
     // The lockout ends a session CANCELLED (CONTRACT §8's states); the payer is told why.
     if (state === 'CANCELLED' && s.lockedOut) return this.result(reply, 403, context, { outcome: 'locked' });
@@ -152,7 +154,7 @@ export class HostedPageController {
       session: context.session,
       merchantName: context.merchantName,
       appearance: context.appearance,
-      formAction: this.sessions.urls(context.session.id).hppUrl,
+      formAction: this.urls.of(context.session.id).hppUrl,
       csrfToken: this.checkout.csrfToken(context.session.id),
       styleNonce,
       values,

@@ -6,7 +6,7 @@ import { metadataOf } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import type { FactCode } from '../domain/certification/certification-catalog';
 import type { Partner } from '../domain/partner';
-import { ExecutePartnerCommand } from './partner-commands';
+import { RunPartnerCommand } from './partner-commands';
 
 /**
  * Records certification facts that are observations of requests rather than state changes (the
@@ -25,12 +25,12 @@ export class CertificationFacts {
     if (partner.certification.observedFacts[fact]) return partner;
     try {
       const result = await this.commands.execute(
-        new ExecutePartnerCommand(
+        new RunPartnerCommand(
           { type: 'ObserveCertificationFact', partnerId: partner.id, fact },
           { ...metadataOf(request, partner.id), causation_id: null },
         ),
       );
-      return result.partner;
+      return result.state;
     } catch (err) {
       this.logger.warn({ err, partner_id: partner.id, fact }, 'recording a certification fact failed');
       return partner;

@@ -10,7 +10,7 @@ import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
 import { ProjectionRunner } from '../../../projections/src';
-import { ExecutePartnerCommand } from '../application/partner-commands';
+import { RunPartnerCommand } from '../application/partner-commands';
 import { PartnerReader } from '../application/partner-reader';
 import { allFeatureFlagViews, toFeatureFlagSetting, toPartnerConfiguration } from '../domain/configuration';
 import { PartnerNotFound } from '../domain/partner-errors';
@@ -84,7 +84,7 @@ export class PartnerConfigController {
   ) {
     checkFlagName(flagName);
     const result = await this.commands.execute(
-      new ExecutePartnerCommand(
+      new RunPartnerCommand(
         {
           type: 'SetFeatureFlag',
           partnerId: caller.partnerId,
@@ -100,12 +100,7 @@ export class PartnerConfigController {
     );
     // The guard reads enabled features from a read model: the next request must see the change.
     if (result.position !== null) await this.projections.waitFor(result.position, ['partner-access']);
-    return toFeatureFlagSetting(
-      caller.partnerId,
-      flagName,
-      result.partner.configuration,
-      result.partner.version,
-    );
+    return toFeatureFlagSetting(caller.partnerId, flagName, result.state.configuration, result.state.version);
   }
 
   @Get('partners/:partnerId')
@@ -130,7 +125,7 @@ export class PartnerConfigController {
   ) {
     if (partnerId !== caller.partnerId) throw new PartnerNotFound(partnerId);
     const result = await this.commands.execute(
-      new ExecutePartnerCommand(
+      new RunPartnerCommand(
         {
           type: 'UpdatePartnerSettings',
           partnerId,
@@ -144,6 +139,6 @@ export class PartnerConfigController {
     );
     // The IP allow-list is enforced from a read model: it applies from the next request on.
     if (result.position !== null) await this.projections.waitFor(result.position, ['partner-access']);
-    return toPartnerConfiguration(result.partner, result.partner.configuration);
+    return toPartnerConfiguration(result.state, result.state.configuration);
   }
 }

@@ -27,7 +27,7 @@ import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { ProjectionRunner } from '../../../projections/src';
 import {
-  ExecutePartnerCommand,
+  RunPartnerCommand,
   type PartnerCommandInput,
   type PartnerResult,
 } from '../application/partner-commands';
@@ -80,7 +80,7 @@ export class PlatformPartnersController {
       partnerType: body.partner_type,
       businessAddress: body.business_address ? { ...body.business_address } : null,
     });
-    return toPartnerResource(result.partner, this.config.appEnv, 0);
+    return toPartnerResource(result.state, this.config.appEnv, 0);
   }
 
   /** Every partner, newest first (the partner-list read model). */
@@ -148,7 +148,7 @@ export class PlatformPartnersController {
       scopes: body.scopes ?? [...ALL_PARTNER_SCOPES],
     });
     if (result.alreadyApplied) return this.reissueLostSecret(request, partnerId, keyId);
-    return toApiKeyResource(result.partner.apiKeys[keyId], fresh.key);
+    return toApiKeyResource(result.state.apiKeys[keyId], fresh.key);
   }
 
   /** 201 with the new `api_key`; the old one answers 401 from then on. */
@@ -167,7 +167,7 @@ export class PlatformPartnersController {
       keyHash: fresh.hash,
     });
     if (result.alreadyApplied) return this.reissueLostSecret(request, partnerId, keyId);
-    return toApiKeyResource(result.partner.apiKeys[keyId], fresh.key);
+    return toApiKeyResource(result.state.apiKeys[keyId], fresh.key);
   }
 
   @Delete(':partnerId/api-keys/:keyId')
@@ -192,7 +192,7 @@ export class PlatformPartnersController {
       partnerId,
       status: body.status,
     });
-    return toCapabilities(result.partner);
+    return toCapabilities(result.state);
   }
 
   @Put(':partnerId/feature-flags/:flagName')
@@ -214,7 +214,7 @@ export class PlatformPartnersController {
       actor: 'platform-operator',
       recertificationRequestId: idFor(request.commandId, 'recertification-request', randomUUID),
     });
-    return toFeatureFlagSetting(partnerId, flagName, result.partner.configuration, result.partner.version);
+    return toFeatureFlagSetting(partnerId, flagName, result.state.configuration, result.state.version);
   }
 
   @Patch(':partnerId/config')
@@ -229,7 +229,7 @@ export class PlatformPartnersController {
       rateLimitTier: body.rate_limit_tier,
       avsDeclinePolicy: body.avs_decline_policy,
     });
-    return toPartnerConfiguration(result.partner, result.partner.configuration);
+    return toPartnerConfiguration(result.state, result.state.configuration);
   }
 
   /**
@@ -244,7 +244,7 @@ export class PlatformPartnersController {
       { type: 'RotateApiKey', partnerId, keyId, prefix: fresh.prefix, keyHash: fresh.hash },
       randomUUID(),
     );
-    const key = result.partner.apiKeys[keyId];
+    const key = result.state.apiKeys[keyId];
     if (!key) throw new ApiKeyNotFound(keyId);
     return toApiKeyResource(key, fresh.key);
   }
@@ -263,7 +263,7 @@ export class PlatformPartnersController {
       ...metadataOf(request, partnerId),
       ...(causationId ? { causation_id: causationId } : {}),
     };
-    const result = await this.commands.execute(new ExecutePartnerCommand(command, metadata));
+    const result = await this.commands.execute(new RunPartnerCommand(command, metadata));
     if (result.position !== null && !(await this.projections.waitFor(result.position))) {
       this.logger.warn(
         { partner_id: partnerId, position: String(result.position) },

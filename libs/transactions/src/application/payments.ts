@@ -1,3 +1,4 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { Inject, Injectable } from '@nestjs/common';
 import { NO_STREAM, type EventMetadata } from '../../../event-store/src';
 import { PaymentGateway, type ChargeResult } from '../../../gateway/src/gateway';
@@ -42,11 +43,12 @@ import {
   type FollowUpRequest,
 } from '../domain/transaction-request';
 import {
-  TransactionStore,
+  RunTransactionCommand,
   type KnownTransactionStream,
   type TransactionCommandInput,
   type TransactionResult,
-} from './transaction-store';
+} from './transaction-commands';
+import { TransactionReader } from './transaction-reader';
 
 /** 502 `gateway_outcome_unknown`: retry with the same Idempotency-Key, or read the transaction. */
 export class GatewayOutcomeUnknown extends DomainError {
@@ -156,7 +158,8 @@ export interface PaymentContext {
 @Injectable()
 export class Payments {
   constructor(
-    private readonly transactions: TransactionStore,
+    private readonly commands: CommandBus,
+    private readonly transactions: TransactionReader,
     private readonly merchants: MerchantReader,
     private readonly partners: PartnerReader,
     private readonly pricing: MerchantPricing,
@@ -299,7 +302,7 @@ export class Payments {
       // A fresh command's transaction cannot exist: append without reading the stream first.
       context.fresh ? { transaction: null, revision: NO_STREAM } : undefined,
     );
-    return this.finish(context, initiated.transaction, {
+    return this.finish(context, initiated.state, {
       cvc,
       revision: initiated.revision,
       partner,
@@ -414,7 +417,7 @@ export class Payments {
         known.revision === undefined ? undefined : { transaction: t, revision: known.revision },
       );
       await this.waitForList(recorded);
-      return recorded.transaction;
+      return recorded.state;
     } catch (error) {
       // The sweep (or a parallel retry) recorded the answer first: what it recorded stands.
       if (error instanceof InvalidStateTransition) return (await this.transactions.find(t.id))!;
@@ -428,7 +431,7 @@ export class Payments {
     return avsPolicyDeclines(partner.avsDeclinePolicy, avsResponseCode || null);
   }
 
-  /** One write to a transaction stream, as a named step of the request (see TransactionStore). */
+  /** One write to a transaction stream, as a named step of the request (see transactionAggregate). */
   async step(
     context: Pick<PaymentContext, 'commandId' | 'metadata'>,
     step: string,
@@ -442,7 +445,7 @@ export class Payments {
   ): Promise<Transaction> {
     const result = await this.write(context, step, command);
     if (options.wait) await this.waitForList(result);
-    return result.transaction;
+    return result.state;
   }
 
   /** The write of a step, without the read-model wait. */
@@ -453,7 +456,13 @@ export class Payments {
     known?: KnownTransactionStream,
   ): Promise<TransactionResult> {
     const causation = idFor(context.commandId, `${command.transactionId}:${step}`, () => context.commandId);
-    return this.transactions.execute(command, { ...context.metadata, causation_id: causation }, known);
+    return this.commands.execute(
+      new RunTransactionCommand(
+        command,
+        { ...context.metadata, causation_id: causation },
+        { known: known && { state: known.transaction, revision: known.revision } },
+      ),
+    );
   }
 
   /** Read-your-writes: `transaction-list` has the write (a list read right after finds it). */

@@ -5,7 +5,7 @@ import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
 import { Payments, type PaymentContext } from '../application/payments';
-import { TransactionStore } from '../application/transaction-store';
+import { TransactionReader } from '../application/transaction-reader';
 import { AnswerInFlightWith } from '../../../platform/src/idempotency/idempotency.interceptor';
 import { toTransactionResource } from '../domain/transaction-resource';
 import { parseTransactionRequest } from '../domain/transaction-request';
@@ -36,7 +36,7 @@ function parseThreeDsOutcome(body: unknown): 'authenticated' | ThreeDsFailureRea
 export class TransactionsController {
   constructor(
     private readonly payments: Payments,
-    private readonly transactions: TransactionStore,
+    private readonly transactions: TransactionReader,
   ) {}
 
   /** 200 whether approved or declined (CONTRACT §7); 502 `gateway_outcome_unknown` while pending. */

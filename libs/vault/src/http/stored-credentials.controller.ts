@@ -1,3 +1,5 @@
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { CommandBus } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
 import { Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
@@ -10,7 +12,7 @@ import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-import { StoredCredentialCommands } from '../application/stored-credential-commands.service';
+import { RunStoredCredentialCommand } from '../application/stored-credential-commands';
 import { StoredCredentialReader } from '../application/stored-credential-reader';
 import type { StoredCredential } from '../domain/stored-credential';
 import { toStoredCredentialResource } from '../domain/stored-credential-resource';
@@ -34,7 +36,7 @@ type FieldError = { field: string; message: string };
 @Controller('merchants/:merchantId/stored-credentials')
 export class StoredCredentialsController {
   constructor(
-    private readonly storedCredentialCommands: StoredCredentialCommands,
+    private readonly commands: CommandBus,
     private readonly credentials: StoredCredentialReader,
     private readonly merchants: MerchantReader,
     private readonly pool: Pool,
@@ -112,7 +114,12 @@ export class StoredCredentialsController {
     const reason = revocationReason(query);
     await this.merchants.getForPartner(merchantId, caller.partnerId);
     await this.credentials.getForMerchant(storedCredentialId, merchantId, caller.partnerId);
-    await this.storedCredentialCommands.revoke(request, caller.partnerId, storedCredentialId, reason);
+    await this.commands.execute(
+      new RunStoredCredentialCommand(
+        { type: 'RevokeStoredCredential', storedCredentialId, reason },
+        metadataOf(request, caller.partnerId),
+      ),
+    );
   }
 }
 
