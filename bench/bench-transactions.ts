@@ -18,16 +18,11 @@ import { startService, type RunningService } from '../apps/api/src/server';
 import type { EventMetadata } from '../libs/event-store/src';
 import { generateKey } from '../libs/platform/src/auth/secret-key';
 import { loadConfig } from '../libs/platform/src/config/config';
-import {
-  ALL_MERCHANTS,
-  filterConditions,
-  parseTransactionFilters,
-} from '../libs/transactions/src/application/transaction-queries';
+import { ALL_MERCHANTS, filterConditions, parseTransactionFilters } from '../libs/transactions/src';
 import { createLogger } from '../libs/platform/src/logging/logger';
-import { SANDBOX_TEST_CARDS } from '../libs/gateway/src/sandbox/test-cards';
-import { CardVault, type VaultInstrument } from '../libs/vault/src/application/card-vault';
+import { SANDBOX_TEST_CARDS } from '../libs/gateway/src';
+import { CardVault, type VaultInstrument, MintStoredCredential } from '../libs/vault/src';
 import { CommandBus } from '@nestjs/cqrs';
-import { MintStoredCredential } from '../libs/vault/src/application/stored-credential-commands';
 import { percentile, runLoad, type LoadResult, type LoadSpec } from './load-worker';
 import { cpuSince, sampleCpu } from './cpu';
 

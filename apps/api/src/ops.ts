@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import * as path from 'node:path';
 import { Pool } from 'pg';
-import { PostgresEventStore } from '../../../libs/event-store/src/postgres/postgres-event-store';
+import { PostgresEventStore } from '../../../libs/event-store/src';
 import { SystemClock } from '../../../libs/platform/src/clock/clock';
 import { ConfigError, loadConfig } from '../../../libs/platform/src/config/config';
 import { createDataSource, runMigrations } from '../../../libs/platform/src/database/data-source';

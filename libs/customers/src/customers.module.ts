@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MerchantsModule } from '../../merchants/src/merchants.module';
+import { MerchantsModule } from '../../merchants/src';
 import { RunCustomerCommandHandler } from './application/customer-commands';
 import { CustomerReader } from './application/customer-reader';
 import { CustomersController } from './http/customers.controller';

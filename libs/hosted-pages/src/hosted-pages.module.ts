@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { CustomersModule } from '../../customers/src/customers.module';
-import { MerchantsModule } from '../../merchants/src/merchants.module';
-import { PartnersModule } from '../../partners/src/partners.module';
-import { TransactionsModule } from '../../transactions/src/transactions.module';
-import { VaultModule } from '../../vault/src/vault.module';
+import { CustomersModule } from '../../customers/src';
+import { MerchantsModule } from '../../merchants/src';
+import { PartnersModule } from '../../partners/src';
+import { TransactionsModule } from '../../transactions/src';
+import { VaultModule } from '../../vault/src';
 import { HostedCheckout } from './application/hosted-checkout';
 import { HppSessionExpiry } from './application/hpp-session-expiry';
 import { RunHppSessionCommandHandler } from './application/hpp-session-commands';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PartnersModule } from '../../partners/src/partners.module';
+import { PartnersModule } from '../../partners/src';
 import { RunMerchantCommandHandler } from './application/merchant-commands';
 import { MerchantPricing } from './application/merchant-pricing';
 import { MerchantReader } from './application/merchant-reader';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { MerchantsModule } from '../../merchants/src/merchants.module';
-import { TransactionsModule } from '../../transactions/src/transactions.module';
+import { MerchantsModule } from '../../merchants/src';
+import { TransactionsModule } from '../../transactions/src';
 import { RunSettlementBatchCommandHandler } from './application/settlement-batch-commands';
 import { SettlementBatchReader } from './application/settlement-batch-reader';
 import { SettlementRun } from './application/settlement-run';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { CustomersModule } from '../../customers/src/customers.module';
-import { MerchantsModule } from '../../merchants/src/merchants.module';
-import { VaultModule } from '../../vault/src/vault.module';
+import { CustomersModule } from '../../customers/src';
+import { MerchantsModule } from '../../merchants/src';
+import { VaultModule } from '../../vault/src';
 import { Payments } from './application/payments';
 import { TransactionQueries } from './application/transaction-queries';
 import { RunTransactionCommandHandler } from './application/transaction-commands';

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { PaymentGateway } from '../../gateway/src/gateway';
-import { SandboxGateway } from '../../gateway/src/sandbox/sandbox-gateway';
-import { MerchantsModule } from '../../merchants/src/merchants.module';
+import { PaymentGateway, SandboxGateway } from '../../gateway/src';
+import { MerchantsModule } from '../../merchants/src';
 import { Clock } from '../../platform/src/clock/clock';
 import { CardVault } from './application/card-vault';
 import {

@@ -5,7 +5,7 @@ import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { MerchantReader } from '../../../merchants/src';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';

@@ -2,22 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { EventMetadata } from '../../../event-store/src';
-import { CustomerReader } from '../../../customers/src/application/customer-reader';
-import { MerchantPricing } from '../../../merchants/src/application/merchant-pricing';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { CustomerReader } from '../../../customers/src';
 import {
+  MerchantPricing,
+  MerchantReader,
   normalizeCustomFieldValues,
   validateCustomFieldValues,
-} from '../../../merchants/src/domain/custom-fields/custom-field-values';
-import type { TransactionPrice } from '../../../merchants/src/domain/fees/fee-pricing';
-import type { Merchant } from '../../../merchants/src/domain/merchant';
+  type TransactionPrice,
+  type Merchant,
+} from '../../../merchants/src';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { Clock } from '../../../platform/src/clock/clock';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { DomainError } from '../../../platform/src/problem';
-import { CustomFieldsInvalid, MerchantNotTransactable } from '../../../transactions/src/application/payments';
+import { CustomFieldsInvalid, MerchantNotTransactable } from '../../../transactions/src';
 import { parseSessionRequest, type HppSessionRequest } from '../domain/session/session-request';
 import {
   toSessionCreateResource,

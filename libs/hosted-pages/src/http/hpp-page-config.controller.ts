@@ -22,22 +22,21 @@ import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-import { RunPartnerCommand } from '../../../partners/src/application/partner-commands';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
+import { RunPartnerCommand, PartnerReader } from '../../../partners/src';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import {
   RunMerchantCommand,
   type MerchantCommandInput,
-} from '../../../merchants/src/application/merchant-commands';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
-import type { Merchant } from '../../../merchants/src/domain/merchant';
-import type { HppPageConfigState } from '../../../page-config/src/hpp-page';
+  MerchantReader,
+  type Merchant,
+} from '../../../merchants/src';
 import {
+  type HppPageConfigState,
   effectiveHppPageConfiguration,
   hppPageConfigurationList,
   toHppPageConfiguration,
-} from '../../../page-config/src/hpp-page-resource';
-import { HppPageConfigNotFound } from '../../../page-config/src/hpp-page-errors';
+  HppPageConfigNotFound,
+} from '../../../page-config/src';
 import { UUID } from '../../../platform/src/validation/uuid';
 
 /** The three page writes: the whole appearance (missing keys from its preset), and `is_active`. */

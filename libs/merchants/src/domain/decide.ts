@@ -1,7 +1,10 @@
 import type { MerchantEvent, MerchantWritableFields, ProcessorMid } from './merchant-events';
 import type { MerchantStateOrNone, MerchantStreamEvent } from './merchant';
-import { decideHppMerchantPage, type HppMerchantPageCommand } from '../../../page-config/src/hpp-page-decide';
-import { initialHppMerchantPageState } from '../../../page-config/src/hpp-page';
+import {
+  decideHppMerchantPage,
+  type HppMerchantPageCommand,
+  initialHppMerchantPageState,
+} from '../../../page-config/src';
 import {
   decideCompliance,
   MERCHANT_COMPLIANCE_COMMAND_TYPES,

@@ -2,12 +2,10 @@ import {
   evolveHppMerchantPage,
   initialHppMerchantPageState,
   type HppMerchantPageState,
-} from '../../../page-config/src/hpp-page';
-import {
   HPP_MERCHANT_PAGE_EVENT_TYPES,
   isHppMerchantPageEvent,
   type HppMerchantPageEvent,
-} from '../../../page-config/src/hpp-page-events';
+} from '../../../page-config/src';
 import { MERCHANT_EVENT_TYPES, type MerchantEvent, type ProcessorMid } from './merchant-events';
 import {
   evolveCustomFields,

@@ -10,7 +10,7 @@ import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
+import { PartnerReader } from '../../../partners/src';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { MerchantReader } from '../application/merchant-reader';
 import { isSaqType, SAQ_TYPES } from '../domain/compliance/saq-types';

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { OperatorRoute } from '../../../platform/src/auth/access';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
+import { PartnerReader } from '../../../partners/src';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { RunMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';

@@ -15,8 +15,8 @@ import {
   evolveHppTemplate,
   initialHppTemplateState,
   type HppTemplateState,
-} from '../../../page-config/src/hpp-page';
-import { isHppPageTemplateEvent } from '../../../page-config/src/hpp-page-events';
+  isHppPageTemplateEvent,
+} from '../../../page-config/src';
 import type {
   AvsDeclinePolicy,
   CertificationStatus,

@@ -4,15 +4,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { EventMetadata } from '../../../event-store/src';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { MerchantReader } from '../../../merchants/src';
 import { Clock } from '../../../platform/src/clock/clock';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { ConcurrencyConflict, InvalidStateTransition } from '../../../platform/src/problem';
 import { ProjectionRunner } from '../../../projections/src';
-import { RunTransactionCommand } from '../../../transactions/src/application/transaction-commands';
-import { TransactionReader } from '../../../transactions/src/application/transaction-reader';
-import { totalMinor, type Transaction } from '../../../transactions/src/domain/transaction';
+import {
+  RunTransactionCommand,
+  TransactionReader,
+  totalMinor,
+  type Transaction,
+} from '../../../transactions/src';
 import type { SettledMemberInput } from '../domain/decide';
 import type { SettlementBatch } from '../domain/settlement-batch';
 import { isDueForSettlement, SETTLEABLE_STATE, settlementDateOf } from '../domain/settlement-rules';

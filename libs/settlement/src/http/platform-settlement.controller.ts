@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { MerchantReader } from '../../../merchants/src';
 import { OperatorRoute } from '../../../platform/src/auth/access';
 import { metadataOf } from '../../../platform/src/http/request-metadata';
 import { SettlementRun } from '../application/settlement-run';

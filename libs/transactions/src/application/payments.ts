@@ -1,14 +1,15 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Inject, Injectable } from '@nestjs/common';
 import { NO_STREAM, type EventMetadata } from '../../../event-store/src';
-import { PaymentGateway, type ChargeResult } from '../../../gateway/src/gateway';
-import { CustomerReader } from '../../../customers/src/application/customer-reader';
-import { MerchantPricing } from '../../../merchants/src/application/merchant-pricing';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
-import { validateCustomFieldValues } from '../../../merchants/src/domain/custom-fields/custom-field-values';
-import type { Merchant } from '../../../merchants/src/domain/merchant';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
-import type { Partner } from '../../../partners/src/domain/partner';
+import { PaymentGateway, type ChargeResult } from '../../../gateway/src';
+import { CustomerReader } from '../../../customers/src';
+import {
+  MerchantPricing,
+  MerchantReader,
+  validateCustomFieldValues,
+  type Merchant,
+} from '../../../merchants/src';
+import { PartnerReader, type Partner } from '../../../partners/src';
 import { Clock } from '../../../platform/src/clock/clock';
 import { sumMinor } from '../../../platform/src/money/money';
 import type { AppConfig } from '../../../platform/src/config/config';
@@ -16,13 +17,16 @@ import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { DomainError, InvalidStateTransition } from '../../../platform/src/problem';
 import { ProjectionRunner } from '../../../projections/src';
-import { CardVault } from '../../../vault/src/application/card-vault';
-import { StoredCredentialReader } from '../../../vault/src/application/stored-credential-reader';
-import { assertChargeable } from '../../../vault/src/domain/decide';
-import type { StoredCredential } from '../../../vault/src/domain/stored-credential';
-import type { BankDisplay, CardDisplay } from '../../../vault/src/domain/stored-credential-events';
-import type { UseType } from '../../../vault/src/domain/stored-credential-states';
-import { StoredCredentialNotFound } from '../../../vault/src/domain/stored-credential-errors';
+import {
+  CardVault,
+  StoredCredentialReader,
+  assertChargeable,
+  type StoredCredential,
+  type BankDisplay,
+  type CardDisplay,
+  type UseType,
+  StoredCredentialNotFound,
+} from '../../../vault/src';
 import { AVS_DECLINE_CODE, avsPolicyDeclines, declineReasonOf } from '../domain/avs-policy';
 import {
   nextBankingDayOnOrAfter,

@@ -1,8 +1,7 @@
 import { DomainError } from '../../../platform/src/problem';
 import { amountProblemMessage, parseAmount } from '../../../platform/src/money/amount';
-import { isUseType, type UseType } from '../../../vault/src/domain/stored-credential-states';
-import { isVaultTokenFormat } from '../../../vault/src/domain/vault-token';
-import { customFieldValuesFormErrors } from '../../../merchants/src/domain/custom-fields/custom-field-values';
+import { isUseType, type UseType, isVaultTokenFormat } from '../../../vault/src/domain';
+import { customFieldValuesFormErrors } from '../../../merchants/src/domain';
 import { validateRefundReason, validateReversalReason } from './rules';
 import type { FieldError } from './transaction-errors';
 import {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { MerchantReader } from '../../../merchants/src';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';

@@ -1,5 +1,5 @@
 import { CURRENCY_EXPONENTS, amountProblemMessage, parseAmount } from '../../../../platform/src/money/amount';
-import { USE_TYPES, type UseType } from '../../../../vault/src/domain/stored-credential-states';
+import { USE_TYPES, type UseType } from '../../../../vault/src/domain';
 import { HppCaptureModeReserved, HppSessionInvalid, type FieldError } from './session-errors';
 import {
   AMOUNT_MODES,
