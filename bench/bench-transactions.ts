@@ -18,15 +18,11 @@ import { startService, type RunningService } from '../apps/api/src/server';
 import type { EventMetadata } from '../libs/event-store/src';
 import { generateKey } from '../libs/platform/src/auth/secret-key';
 import { loadConfig } from '../libs/platform/src/config/config';
-import {
-  ALL_MERCHANTS,
-  filterConditions,
-  parseTransactionFilters,
-} from '../libs/transactions/src/application/transaction-queries';
+import { ALL_MERCHANTS, filterConditions, parseTransactionFilters } from '../libs/transactions/src';
 import { createLogger } from '../libs/platform/src/logging/logger';
-import { SANDBOX_TEST_CARDS } from '../libs/gateway/src/sandbox/test-cards';
-import { CardVault, type VaultInstrument } from '../libs/vault/src/application/card-vault';
-import { StoredCredentialCommands } from '../libs/vault/src/application/stored-credential-commands.service';
+import { SANDBOX_TEST_CARDS } from '../libs/gateway/src';
+import { CardVault, type VaultInstrument, MintStoredCredential } from '../libs/vault/src';
+import { CommandBus } from '@nestjs/cqrs';
 import { percentile, runLoad, type LoadResult, type LoadSpec } from './load-worker';
 import { cpuSince, sampleCpu } from './cpu';
 
@@ -233,19 +229,21 @@ export async function salePartner(
     );
   }
   const stored = await service.app.get(CardVault).store(partner.id, merchantId, VISA);
-  await service.app.get(StoredCredentialCommands).mint(metadataFor(partner.id), {
-    vaultToken: stored.token,
-    partnerId: partner.id,
-    merchantId,
-    customerId: null,
-    processor: 'sandbox',
-    paymentMethodType: stored.display.paymentMethodType,
-    card: stored.display.card,
-    bank: stored.display.bank,
-    allowedUseTypes: ['ONE_TIME_FUTURE', 'RECURRING'] as never,
-    consent: { capturedAt: '2026-11-01T00:00:00.000Z', channel: 'hpp', text: 'I agree.' },
-    enrollmentTerms: null,
-  });
+  await service.app.get(CommandBus).execute(
+    new MintStoredCredential(metadataFor(partner.id), {
+      vaultToken: stored.token,
+      partnerId: partner.id,
+      merchantId,
+      customerId: null,
+      processor: 'sandbox',
+      paymentMethodType: stored.display.paymentMethodType,
+      card: stored.display.card,
+      bank: stored.display.bank,
+      allowedUseTypes: ['ONE_TIME_FUTURE', 'RECURRING'] as never,
+      consent: { capturedAt: '2026-11-01T00:00:00.000Z', channel: 'hpp', text: 'I agree.' },
+      enrollmentTerms: null,
+    }),
+  );
   return { ...partner, merchantId, vaultToken: stored.token };
 }
 

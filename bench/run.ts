@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Pool } from 'pg';
 import { EventStore, WrongExpectedRevision, type EventMetadata } from '../libs/event-store/src';
-import { PostgresEventStore } from '../libs/event-store/src/postgres/postgres-event-store';
+import { PostgresEventStore } from '../libs/event-store/src';
 import { SystemClock } from '../libs/platform/src/clock/clock';
 import { createDataSource, runMigrations } from '../libs/platform/src/database/data-source';
 import { freePort, startEmbeddedPostgres } from '../libs/platform/src/database/embedded-postgres';

@@ -1,8 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../libs/event-store/src';
-import { evolve, type Customer } from '../../libs/customers/src/domain/customer';
-import { CUSTOMER_EVENT_TYPES, type CustomerEvent } from '../../libs/customers/src/domain/customer-events';
-import { CUSTOMER_STREAM_PREFIX } from '../../libs/customers/src/domain/customer-stream';
+import {
+  evolve,
+  type Customer,
+  CUSTOMER_EVENT_TYPES,
+  type CustomerEvent,
+  CUSTOMER_STREAM_PREFIX,
+} from '../../libs/customers/src';
 
 /**
  * `customer_list`: one row per customer (for `GET /merchants/{id}/customers`), rebuilt by folding

@@ -1,11 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../libs/event-store/src';
-import { evolve, type HppSession } from '../../libs/hosted-pages/src/domain/session/session';
 import {
+  evolve,
+  type HppSession,
   HPP_SESSION_EVENT_TYPES,
   HPP_SESSION_STREAM_PREFIX,
   type HppSessionEvent,
-} from '../../libs/hosted-pages/src/domain/session/session-events';
+} from '../../libs/hosted-pages/src';
 
 /**
  * `hpp_session_list`: one row per hosted-payment-page session, built by folding the aggregate's

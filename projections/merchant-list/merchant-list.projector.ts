@@ -5,8 +5,8 @@ import {
   MERCHANT_STREAM_EVENT_TYPES,
   type Merchant,
   type MerchantStreamEvent,
-} from '../../libs/merchants/src/domain/merchant';
-import { toMerchantListItem } from '../../libs/merchants/src/domain/merchant-resource';
+  toMerchantListItem,
+} from '../../libs/merchants/src';
 
 /**
  * `merchant_list`: one row per merchant with the list form's columns (for `GET /merchants`, its

@@ -1,8 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../libs/event-store/src';
-import { enabledFeatures } from '../../libs/partners/src/domain/configuration';
-import { evolve, type Partner } from '../../libs/partners/src/domain/partner';
-import { PARTNER_EVENT_TYPES, type PartnerEvent } from '../../libs/partners/src/domain/partner-events';
+import {
+  enabledFeatures,
+  evolve,
+  type Partner,
+  PARTNER_EVENT_TYPES,
+  type PartnerEvent,
+} from '../../libs/partners/src';
 
 /**
  * What the auth guard reads on every request: live API keys by prefix (`api_keys`) and each

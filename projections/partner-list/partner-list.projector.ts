@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../libs/event-store/src';
-import { PARTNER_EVENT_TYPES, type PartnerEvent } from '../../libs/partners/src/domain/partner-events';
+import { PARTNER_EVENT_TYPES, type PartnerEvent } from '../../libs/partners/src';
 import type { Projector } from '../../libs/projections/src';
 import { PartnerListRow } from './partner-list.entity';
 

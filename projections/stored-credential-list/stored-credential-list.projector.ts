@@ -1,11 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../libs/event-store/src';
-import { evolve, type StoredCredential } from '../../libs/vault/src/domain/stored-credential';
 import {
+  evolve,
+  type StoredCredential,
   STORED_CREDENTIAL_EVENT_TYPES,
   type StoredCredentialEvent,
-} from '../../libs/vault/src/domain/stored-credential-events';
-import { STORED_CREDENTIAL_STREAM_PREFIX } from '../../libs/vault/src/domain/stored-credential-stream';
+  STORED_CREDENTIAL_STREAM_PREFIX,
+} from '../../libs/vault/src';
 
 /**
  * `stored_credential_list`: one row per stored credential, for `GET

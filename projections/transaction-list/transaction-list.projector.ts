@@ -1,12 +1,14 @@
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../libs/event-store/src';
-import { evolve, totalMinor, type Transaction } from '../../libs/transactions/src/domain/transaction';
 import {
+  evolve,
+  totalMinor,
+  type Transaction,
   TRANSACTION_EVENT_TYPES,
   TRANSACTION_STREAM_PREFIX,
   type TransactionEvent,
-} from '../../libs/transactions/src/domain/transaction-events';
-import { toTransactionListItem } from '../../libs/transactions/src/domain/transaction-resource';
+  toTransactionListItem,
+} from '../../libs/transactions/src';
 
 /** `transaction_list_counts.merchant_id` of a partner's count over all its merchants (no merchant has it). */
 export const ALL_MERCHANTS = '00000000-0000-0000-0000-000000000000';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
-import { ExecutePartnerCommand } from '../../libs/partners/src/application/partner-commands';
+import { RunPartnerCommand } from '../../libs/partners/src/application/partner-commands';
 import { ALL_PARTNER_SCOPES } from '../../libs/platform/src/auth/scopes';
 import { hashKey } from '../../libs/platform/src/auth/secret-key';
 import { OPERATOR_KEY, useTestPlatform } from '../support/api';
@@ -47,7 +47,7 @@ describe('API keys as clients handle them', () => {
     const result = await platform()
       .service.app.get(CommandBus)
       .execute(
-        new ExecutePartnerCommand(
+        new RunPartnerCommand(
           {
             type: 'IssueApiKey',
             partnerId: partner.id,

@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies are inspected freely */
 import { randomUUID } from 'node:crypto';
 import { expiryMetadata, HppSessionExpiry } from '../../libs/hosted-pages/src/application/hpp-session-expiry';
-import { HppSessionStore } from '../../libs/hosted-pages/src/application/hpp-session-store';
+import { CommandBus } from '@nestjs/cqrs';
+import { RunHppSessionCommand } from '../../libs/hosted-pages/src/application/hpp-session-commands';
 import { TO_ACTIVE } from '../support/payments';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { expectProblem, expectValidationError, ISO_TIMESTAMP, UUID } from '../support/problems';
@@ -625,8 +626,13 @@ describe('hosted payment page sessions: create, read, cancel, expiry', () => {
       // Nothing is left to expire, and a second sweeper's run of the same expiry appends nothing.
       expect(await expiry.sweep()).toBe(0);
       const again = await platform()
-        .service.app.get(HppSessionStore)
-        .execute({ type: 'ExpireHppSession', sessionId: pending.id }, expiryMetadata(pending.id, partner.id));
+        .service.app.get(CommandBus)
+        .execute(
+          new RunHppSessionCommand(
+            { type: 'ExpireHppSession', sessionId: pending.id },
+            expiryMetadata(pending.id, partner.id),
+          ),
+        );
       expect(again).toMatchObject({ alreadyApplied: true });
       expect(await events(pending.id)).toHaveLength(2);
 

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import type { EventMetadata } from '../../libs/event-store/src';
-import { ExecutePartnerCommand } from '../../libs/partners/src/application/partner-commands';
+import { RunPartnerCommand } from '../../libs/partners/src/application/partner-commands';
 import { ALL_PARTNER_SCOPES } from '../../libs/platform/src/auth/scopes';
 import { generateKey } from '../../libs/platform/src/auth/secret-key';
 import { idFor } from '../../libs/platform/src/http/request-metadata';
@@ -79,10 +79,10 @@ describe('idempotency', () => {
   }
 
   /** Appends a partner command's events as the crashed first run did, and lets read models catch up. */
-  async function executeAsFirstRun(command: ExecutePartnerCommand['command'], metadata: EventMetadata) {
+  async function executeAsFirstRun(command: RunPartnerCommand['command'], metadata: EventMetadata) {
     const result = await platform()
       .service.app.get(CommandBus)
-      .execute(new ExecutePartnerCommand(command, metadata));
+      .execute(new RunPartnerCommand(command, metadata));
     expect(result.alreadyApplied).toBe(false);
     expect(await platform().service.infra.projections.waitFor(result.position!)).toBe(true);
     return result;

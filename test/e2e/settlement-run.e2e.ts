@@ -5,10 +5,9 @@ import { addBankingDays, isBankingDay } from '../../libs/transactions/src/domain
 import { idFor } from '../../libs/platform/src/http/request-metadata';
 import { ProjectionRunner } from '../../libs/projections/src';
 import { SettlementRun } from '../../libs/settlement/src/application/settlement-run';
-import { TransactionStore } from '../../libs/transactions/src/application/transaction-store';
 import { testMetadata } from '../support/metadata';
 import { useTestPlatform, type ApiClient, type TestPartner } from '../support/api';
-import { activeMerchant, CHECKING, vaultedCredential } from '../support/payments';
+import { activeMerchant, CHECKING, vaultedCredential, transactionStreams } from '../support/payments';
 import { expectProblem, expectValidationError, ISO_TIMESTAMP, UUID } from '../support/problems';
 
 /** Every field of the spec's Settlement batch. */
@@ -319,7 +318,7 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
     const commandId = randomUUID();
     const batchId = idFor(commandId, `batch:${merchantId}`, randomUUID);
     // The first run settled `first` into its batch and stopped before appending the batch.
-    const settled = await app.get(TransactionStore).execute(
+    const settled = await transactionStreams(app).execute(
       { type: 'Settle', transactionId: first.id, batchId },
       testMetadata({
         partner_id: partner.id,

@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies are inspected freely */
 import { randomUUID } from 'node:crypto';
 import { CardVault, type VaultInstrument } from '../../libs/vault/src/application/card-vault';
-import { StoredCredentialCommands } from '../../libs/vault/src/application/stored-credential-commands.service';
+import { CommandBus } from '@nestjs/cqrs';
+import { MintStoredCredential } from '../../libs/vault/src/application/stored-credential-commands';
 import { StoredCredentialReader } from '../../libs/vault/src/application/stored-credential-reader';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { testMetadata } from '../support/metadata';
@@ -74,23 +75,25 @@ describe('stored credentials: a merchant’s vault entries through the partner A
     const merchant = options.merchant ?? merchantId;
     const app = platform().service.app;
     const stored = await app.get(CardVault).store(p.id, merchant, options.instrument ?? VISA);
-    const credential = await app.get(StoredCredentialCommands).mint(testMetadata({ partner_id: p.id }), {
-      vaultToken: stored.token,
-      partnerId: p.id,
-      merchantId: merchant,
-      customerId: options.customer === undefined ? customerId : options.customer,
-      processor: 'sandbox',
-      paymentMethodType: stored.display.paymentMethodType,
-      card: stored.display.card,
-      bank: stored.display.bank,
-      allowedUseTypes: options.scope ?? ['RECURRING'],
-      consent: {
-        capturedAt: '2026-11-01T00:00:00.000Z',
-        channel: 'hpp',
-        text: 'I agree to have this card saved for future payments.',
-      },
-      enrollmentTerms: { amount: '10.00', frequency: 'monthly', duration: '12 months' },
-    });
+    const credential = await app.get(CommandBus).execute(
+      new MintStoredCredential(testMetadata({ partner_id: p.id }), {
+        vaultToken: stored.token,
+        partnerId: p.id,
+        merchantId: merchant,
+        customerId: options.customer === undefined ? customerId : options.customer,
+        processor: 'sandbox',
+        paymentMethodType: stored.display.paymentMethodType,
+        card: stored.display.card,
+        bank: stored.display.bank,
+        allowedUseTypes: options.scope ?? ['RECURRING'],
+        consent: {
+          capturedAt: '2026-11-01T00:00:00.000Z',
+          channel: 'hpp',
+          text: 'I agree to have this card saved for future payments.',
+        },
+        enrollmentTerms: { amount: '10.00', frequency: 'monthly', duration: '12 months' },
+      }),
+    );
     const read = await p.client.get(path(merchant, credential.id));
     expect(read.status).toBe(200);
     return read.body;
@@ -407,9 +410,13 @@ describe('stored credentials: a merchant’s vault entries through the partner A
       allowedUseTypes: ['ONE_TIME_FUTURE', 'ONE_TIME_FUTURE'],
       consent: { capturedAt: '2026-11-01T00:00:00.000Z', channel: 'hpp' as const, text: 'Save my card.' },
     };
-    const commands = app.get(StoredCredentialCommands);
-    const first = await commands.mint(testMetadata({ partner_id: partner.id }), input);
-    const again = await commands.mint(testMetadata({ partner_id: partner.id }), input);
+    const commands = app.get(CommandBus);
+    const first = await commands.execute(
+      new MintStoredCredential(testMetadata({ partner_id: partner.id }), input),
+    );
+    const again = await commands.execute(
+      new MintStoredCredential(testMetadata({ partner_id: partner.id }), input),
+    );
     expect(again).toEqual(first);
     expect(first).toMatchObject({
       state: 'ACTIVE',

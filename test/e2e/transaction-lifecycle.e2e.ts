@@ -2,12 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentGateway } from '../../libs/gateway/src/gateway';
 import type { SandboxGateway } from '../../libs/gateway/src/sandbox/sandbox-gateway';
-import { TransactionStore } from '../../libs/transactions/src/application/transaction-store';
 import { TransactionSweeps } from '../../libs/transactions/src/application/transaction-sweeps';
 import { ProjectionRunner } from '../../libs/projections/src';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { testMetadata } from '../support/metadata';
-import { activeMerchant, CHECKING, vaultedCredential } from '../support/payments';
+import { activeMerchant, CHECKING, vaultedCredential, transactionStreams } from '../support/payments';
 import { expectProblem, expectValidationError } from '../support/problems';
 
 /** After the create: the bank's side (sandbox operator), the pending sweep, and 3DS. */
@@ -18,7 +17,7 @@ describe('transaction lifecycle: returns, disputes, sweeps, 3DS', () => {
   let cardToken: string;
   let bankToken: string;
 
-  const store = () => platform().service.app.get(TransactionStore);
+  const store = () => transactionStreams(platform().service.app);
   const gateway = () => platform().service.app.get(PaymentGateway) as SandboxGateway;
   const charge = (body: Record<string, unknown>, key?: string) =>
     partner.client.post(

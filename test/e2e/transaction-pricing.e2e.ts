@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { TransactionStore } from '../../libs/transactions/src/application/transaction-store';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { testMetadata } from '../support/metadata';
-import { activeMerchant, vaultedCredential, VISA } from '../support/payments';
+import { activeMerchant, vaultedCredential, VISA, transactionStreams } from '../support/payments';
 
 /** Surcharge and AVS policy apply to cardholder-initiated charges only (spec Transactions rule 3). */
 describe('POST /transactions: pricing and AVS policy', () => {
@@ -68,9 +67,10 @@ describe('POST /transactions: pricing and AVS policy', () => {
   it('a partial refund reverses its share of the surcharge', async () => {
     const { vaultToken } = await vaultedCredential(platform(), partner, merchantId);
     const { body: parent } = await sale(vaultToken, 'ONE_TIME_FUTURE');
-    await platform()
-      .service.app.get(TransactionStore)
-      .execute({ type: 'Settle', transactionId: parent.id, batchId: randomUUID() }, testMetadata());
+    await transactionStreams(platform().service.app).execute(
+      { type: 'Settle', transactionId: parent.id, batchId: randomUUID() },
+      testMetadata(),
+    );
     const refund = await partner.client.post('/transactions', {
       type: 'PARTIAL_REFUND',
       merchant_id: merchantId,

@@ -2,10 +2,15 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentGateway } from '../../libs/gateway/src/gateway';
 import type { SandboxGateway } from '../../libs/gateway/src/sandbox/sandbox-gateway';
-import { TransactionStore } from '../../libs/transactions/src/application/transaction-store';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { testMetadata } from '../support/metadata';
-import { activeMerchant, CHECKING, vaultedCredential, VISA_DEBIT } from '../support/payments';
+import {
+  activeMerchant,
+  CHECKING,
+  vaultedCredential,
+  VISA_DEBIT,
+  transactionStreams,
+} from '../support/payments';
 import { expectProblem, expectValidationError, ISO_TIMESTAMP, UUID } from '../support/problems';
 
 const RESOURCE_FIELDS = [
@@ -58,12 +63,10 @@ describe('POST /transactions: card and ACH on one endpoint', () => {
       key ? { idempotencyKey: key } : undefined,
     );
   const settle = async (transactionId: string) => {
-    await platform()
-      .service.app.get(TransactionStore)
-      .execute(
-        { type: 'Settle', transactionId, batchId: randomUUID() },
-        testMetadata({ partner_id: partner.id }),
-      );
+    await transactionStreams(platform().service.app).execute(
+      { type: 'Settle', transactionId, batchId: randomUUID() },
+      testMetadata({ partner_id: partner.id }),
+    );
   };
   const followUp = (type: string, parent: string, extra: Record<string, unknown> = {}) =>
     partner.client.post('/transactions', {

@@ -1,5 +1,14 @@
 import { CardVault, type VaultCard, type VaultInstrument } from '../../libs/vault/src/application/card-vault';
-import { StoredCredentialCommands } from '../../libs/vault/src/application/stored-credential-commands.service';
+import { CommandBus } from '@nestjs/cqrs';
+import type { INestApplication } from '@nestjs/common';
+import type { EventMetadata } from '../../libs/event-store/src';
+import {
+  RunTransactionCommand,
+  type TransactionCommandInput,
+  type TransactionResult,
+} from '../../libs/transactions/src/application/transaction-commands';
+import { TransactionReader } from '../../libs/transactions/src/application/transaction-reader';
+import { MintStoredCredential } from '../../libs/vault/src/application/stored-credential-commands';
 import type { ApiClient, TestPartner, TestPlatform } from './api';
 import { testMetadata } from './metadata';
 
@@ -64,18 +73,32 @@ export async function vaultedCredential(
 ): Promise<{ id: string; vaultToken: string }> {
   const app = platform.service.app;
   const stored = await app.get(CardVault).store(partner.id, merchantId, options.instrument ?? VISA);
-  const credential = await app.get(StoredCredentialCommands).mint(testMetadata({ partner_id: partner.id }), {
-    vaultToken: stored.token,
-    partnerId: partner.id,
-    merchantId,
-    customerId: options.customerId ?? null,
-    processor: 'sandbox',
-    paymentMethodType: stored.display.paymentMethodType,
-    card: stored.display.card,
-    bank: stored.display.bank,
-    allowedUseTypes: (options.scope ?? ['ONE_TIME_FUTURE', 'RECURRING']) as never,
-    consent: { capturedAt: '2026-11-01T00:00:00.000Z', channel: 'hpp', text: 'I agree.' },
-    enrollmentTerms: null,
-  });
+  const credential = await app.get(CommandBus).execute(
+    new MintStoredCredential(testMetadata({ partner_id: partner.id }), {
+      vaultToken: stored.token,
+      partnerId: partner.id,
+      merchantId,
+      customerId: options.customerId ?? null,
+      processor: 'sandbox',
+      paymentMethodType: stored.display.paymentMethodType,
+      card: stored.display.card,
+      bank: stored.display.bank,
+      allowedUseTypes: (options.scope ?? ['ONE_TIME_FUTURE', 'RECURRING']) as never,
+      consent: { capturedAt: '2026-11-01T00:00:00.000Z', channel: 'hpp', text: 'I agree.' },
+      enrollmentTerms: null,
+    }),
+  );
   return { id: credential.id, vaultToken: stored.token };
+}
+
+/**
+ * Transaction streams written directly, the way the bank side and the settlement run write them
+ * (a settlement, a 3DS challenge), for tests that need a state no partner request produces.
+ */
+export function transactionStreams(app: Pick<INestApplication, 'get'>) {
+  return {
+    execute: (command: TransactionCommandInput, metadata: EventMetadata): Promise<TransactionResult> =>
+      app.get(CommandBus).execute(new RunTransactionCommand(command, metadata)),
+    find: (transactionId: string) => app.get(TransactionReader).find(transactionId),
+  };
 }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { Pool } from 'pg';
-import { EventStore } from '../../../libs/event-store/src';
+import { EventStore, READ_MODEL_WAIT, type ReadModelWait } from '../../../libs/event-store/src';
 import { Clock } from '../../../libs/platform/src/clock/clock';
 import { APP_CONFIG } from '../../../libs/platform/src/config/config.token';
 import { ProblemFilter } from '../../../libs/platform/src/problem/problem.filter';
@@ -19,19 +19,20 @@ import { DatabaseMonitor } from '../../../libs/platform/src/database/database-mo
 import { LOGGER } from '../../../libs/platform/src/logging/logger.token';
 import { CursorCodec } from '../../../libs/platform/src/pagination/pagination';
 import { createValidationPipe } from '../../../libs/platform/src/validation/validation.pipe';
-import { ConfigurationModule } from '../../../libs/configuration/src/configuration.module';
-import { MerchantsModule } from '../../../libs/merchants/src/merchants.module';
-import { CustomersModule } from '../../../libs/customers/src/customers.module';
-import { HostedPagesModule } from '../../../libs/hosted-pages/src/hosted-pages.module';
-import { PartnersModule } from '../../../libs/partners/src/partners.module';
-import { VaultModule } from '../../../libs/vault/src/vault.module';
-import { TransactionsModule } from '../../../libs/transactions/src/transactions.module';
-import { SettlementModule } from '../../../libs/settlement/src/settlement.module';
+import { ConfigurationModule } from '../../../libs/configuration/src';
+import { MerchantsModule } from '../../../libs/merchants/src';
+import { CustomersModule } from '../../../libs/customers/src';
+import { HostedPagesModule } from '../../../libs/hosted-pages/src';
+import { PartnersModule } from '../../../libs/partners/src';
+import { VaultModule } from '../../../libs/vault/src';
+import { TransactionsModule } from '../../../libs/transactions/src';
+import { SettlementModule } from '../../../libs/settlement/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
 import { SystemStatusController } from './system-status.controller';
 import type { Infrastructure } from './infrastructure';
+import { SANDBOX_CLOCK } from './sandbox/sandbox-clock-store';
 
 /**
  * The one process: API, hosted pages, projectors and workers. Infrastructure (database, event
@@ -53,7 +54,14 @@ export class AppModule {
         { provide: Pool, useValue: infra.pool },
         { provide: EventStore, useValue: infra.eventStore },
         { provide: Clock, useValue: infra.clock },
+        { provide: SANDBOX_CLOCK, useValue: infra.sandboxClock },
         { provide: ProjectionRunner, useValue: infra.projections },
+        {
+          provide: READ_MODEL_WAIT,
+          useValue: (async (position, readModels) => {
+            await infra.projections.waitFor(position, [...readModels]);
+          }) satisfies ReadModelWait,
+        },
         { provide: OperatorKey, useValue: infra.operatorKey },
         { provide: SealedBox, useValue: infra.vault },
         { provide: IdempotencyStore, useValue: infra.idempotency },
@@ -68,7 +76,9 @@ export class AppModule {
         Pool,
         EventStore,
         Clock,
+        SANDBOX_CLOCK,
         ProjectionRunner,
+        READ_MODEL_WAIT,
         OperatorKey,
         SealedBox,
         IdempotencyStore,

@@ -3,13 +3,13 @@ import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { EventStore } from '../../../libs/event-store/src';
-import { KurrentDbEventStore } from '../../../libs/event-store/src/kurrentdb/kurrentdb-event-store';
-import { PostgresEventStore } from '../../../libs/event-store/src/postgres/postgres-event-store';
+import { KurrentDbEventStore, PostgresEventStore } from '../../../libs/event-store/src';
 import { OperatorKey, resolveOperatorKey } from '../../../libs/platform/src/auth/operator-key';
 import { SealedBox } from '../../../libs/platform/src/crypto/sealed-box';
 import { resolveVaultKey } from '../../../libs/platform/src/crypto/vault-key';
 import { Clock, SystemClock } from '../../../libs/platform/src/clock/clock';
 import { SandboxClock } from '../../../libs/platform/src/clock/sandbox-clock';
+import { SandboxClockStore } from './sandbox/sandbox-clock-store';
 import type { AppConfig } from '../../../libs/platform/src/config/config';
 import { createDataSource, runMigrations } from '../../../libs/platform/src/database/data-source';
 import { DatabaseMonitor } from '../../../libs/platform/src/database/database-monitor';
@@ -30,6 +30,8 @@ export interface Infrastructure {
   embedded: EmbeddedPostgres | null;
   pool: Pool;
   clock: Clock;
+  /** The sandbox clock's persisted offset; null in production. */
+  sandboxClock: SandboxClockStore | null;
   eventStore: EventStore;
   dataSource: DataSource;
   projections: ProjectionRunner;
@@ -92,7 +94,8 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
       eventStore = new PostgresEventStore(pool, clock);
     }
     started.push({ stop: () => eventStore.close() });
-    if (clock instanceof SandboxClock) await clock.load(eventStore);
+    const sandboxClock = clock instanceof SandboxClock ? new SandboxClockStore(clock, eventStore) : null;
+    await sandboxClock?.load();
 
     await IdempotencyStore.migrate(pool);
     const idempotency = new IdempotencyStore(pool, clock);
@@ -133,6 +136,7 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
       embedded,
       pool,
       clock,
+      sandboxClock,
       eventStore,
       dataSource,
       projections,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import * as path from 'node:path';
 import { Pool } from 'pg';
-import { PostgresEventStore } from '../../../libs/event-store/src/postgres/postgres-event-store';
+import { PostgresEventStore } from '../../../libs/event-store/src';
 import { SystemClock } from '../../../libs/platform/src/clock/clock';
 import { ConfigError, loadConfig } from '../../../libs/platform/src/config/config';
 import { createDataSource, runMigrations } from '../../../libs/platform/src/database/data-source';
@@ -12,6 +12,7 @@ import {
 } from '../../../libs/platform/src/database/embedded-postgres';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { PROJECTORS, READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS } from '../../../projections';
+import { UUID } from '../../../libs/platform/src/validation/uuid';
 
 /**
  * Operator command line (CONTRACT §2), beside or without a running service:
@@ -31,7 +32,6 @@ const AGGREGATES = [
   'contract',
   'batch',
 ];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;

@@ -1,2 +1,3 @@
 export * from './mcc-catalog';
 export * from './us-states';
+export { ConfigurationModule } from './configuration.module';

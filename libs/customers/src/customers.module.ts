@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { MerchantsModule } from '../../merchants/src/merchants.module';
-import { ExecuteCustomerCommandHandler } from './application/customer-commands';
-import { CustomerCommands } from './application/customer-commands.service';
+import { MerchantsModule } from '../../merchants/src';
+import { RunCustomerCommandHandler } from './application/customer-commands';
 import { CustomerReader } from './application/customer-reader';
 import { CustomersController } from './http/customers.controller';
 
@@ -9,7 +8,7 @@ import { CustomersController } from './http/customers.controller';
 @Module({
   imports: [MerchantsModule],
   controllers: [CustomersController],
-  providers: [ExecuteCustomerCommandHandler, CustomerCommands, CustomerReader],
-  exports: [CustomerReader, CustomerCommands],
+  providers: [RunCustomerCommandHandler, CustomerReader],
+  exports: [CustomerReader],
 })
 export class CustomersModule {}

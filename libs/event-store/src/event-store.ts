@@ -1,3 +1,7 @@
+import type { EventMetadata } from '../../platform/src/events/event-metadata';
+
+export type { EventMetadata };
+
 /**
  * The event store port. Every adapter (PostgreSQL, KurrentDB) implements this class, and the
  * class itself is the Nest DI token. Streams are named `<aggregate>-<id>` (CONTRACT §2).
@@ -11,22 +15,6 @@ export type ExpectedRevision = bigint | 'no_stream' | 'stream_exists' | 'any';
 
 /** The revision of a stream that has no events. */
 export const NO_STREAM = -1n;
-
-/**
- * Who and what caused an event. Every state change in the system carries this, so an operator
- * replaying a stream can tell who asked for it, through which request and idempotency key.
- */
-export interface EventMetadata {
-  /** `operator`, `partner:<partnerId>:key:<keyId>`, `system:<worker>`, ... */
-  actor: string;
-  partner_id: string | null;
-  request_id: string | null;
-  idempotency_key: string | null;
-  /** The id of the event or request that caused this one. */
-  causation_id: string | null;
-  /** The id shared by every event of one business flow. */
-  correlation_id: string | null;
-}
 
 export interface NewEvent<T = unknown> {
   /** Optional; the store assigns a UUID when absent. */

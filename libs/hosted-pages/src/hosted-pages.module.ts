@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
-import { CustomersModule } from '../../customers/src/customers.module';
-import { MerchantsModule } from '../../merchants/src/merchants.module';
-import { PartnersModule } from '../../partners/src/partners.module';
-import { TransactionsModule } from '../../transactions/src/transactions.module';
-import { VaultModule } from '../../vault/src/vault.module';
+import { CustomersModule } from '../../customers/src';
+import { MerchantsModule } from '../../merchants/src';
+import { PartnersModule } from '../../partners/src';
+import { TransactionsModule } from '../../transactions/src';
+import { VaultModule } from '../../vault/src';
 import { HostedCheckout } from './application/hosted-checkout';
 import { HppSessionExpiry } from './application/hpp-session-expiry';
-import { HppSessionStore } from './application/hpp-session-store';
+import { RunHppSessionCommandHandler } from './application/hpp-session-commands';
+import { HppSessionReader } from './application/hpp-session-reader';
+import { HppUrls } from './application/hpp-urls';
 import { HppSessions } from './application/hpp-sessions.service';
 import { HostedPageController } from './http/hosted-page.controller';
 import { HppPageConfigController } from './http/hpp-page-config.controller';
@@ -19,7 +21,14 @@ import { HppSessionsController } from './http/hpp-sessions.controller';
 @Module({
   imports: [PartnersModule, MerchantsModule, CustomersModule, VaultModule, TransactionsModule],
   controllers: [HppPageConfigController, HppSessionsController, HostedPageController],
-  providers: [HppSessionStore, HppSessions, HppSessionExpiry, HostedCheckout],
-  exports: [HppSessionStore, HppSessions],
+  providers: [
+    RunHppSessionCommandHandler,
+    HppSessionReader,
+    HppUrls,
+    HppSessions,
+    HppSessionExpiry,
+    HostedCheckout,
+  ],
+  exports: [HppSessionReader, HppSessions],
 })
 export class HostedPagesModule {}

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { PartnersModule } from '../../partners/src/partners.module';
-import { ExecuteMerchantCommandHandler } from './application/merchant-commands';
-import { MerchantCommands } from './application/merchant-commands.service';
+import { PartnersModule } from '../../partners/src';
+import { RunMerchantCommandHandler } from './application/merchant-commands';
 import { MerchantPricing } from './application/merchant-pricing';
 import { MerchantReader } from './application/merchant-reader';
 import { BankAccountVault } from './application/bank-account-vault';
@@ -26,14 +25,7 @@ import { PlatformMerchantsController } from './http/platform-merchants.controlle
     BankVerificationController,
     PlatformMerchantsController,
   ],
-  providers: [
-    ExecuteMerchantCommandHandler,
-    MerchantCommands,
-    MerchantReader,
-    BankAccountVault,
-    DocumentStore,
-    MerchantPricing,
-  ],
-  exports: [MerchantReader, MerchantCommands, MerchantPricing, PartnersModule],
+  providers: [RunMerchantCommandHandler, MerchantReader, BankAccountVault, DocumentStore, MerchantPricing],
+  exports: [MerchantReader, MerchantPricing, PartnersModule],
 })
 export class MerchantsModule {}

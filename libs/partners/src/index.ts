@@ -5,3 +5,8 @@ export * from './domain/partner-events';
 export * from './domain/partner-stream';
 export * from './domain/partner-transitions';
 export * from './partners.module';
+export { PartnerReader } from './application/partner-reader';
+export { enabledFeatures } from './domain/configuration/configuration';
+export { isFlagEnabled } from './domain/configuration/configuration';
+export { assertFeaturesEnabled } from './domain/configuration/feature-gate';
+export type { FeatureNeed } from './domain/configuration/feature-gate';

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../../event-store/src';
-import { PostgresEventStore } from '../../event-store/src/postgres/postgres-event-store';
+import { PostgresEventStore } from '../../event-store/src';
 import { isDatabaseUnavailable } from '../../platform/src/database/database-unavailable';
 import { Alarm } from './alarm';
 import { AppendListener } from './append-listener';

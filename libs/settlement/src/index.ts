@@ -1,4 +1,4 @@
 export * from './domain';
-export { SettlementBatchStore } from './application/settlement-batch-store';
+export { SettlementBatchReader } from './application/settlement-batch-reader';
 export { SettlementRun } from './application/settlement-run';
 export { SettlementModule } from './settlement.module';

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { MerchantsModule } from '../../merchants/src/merchants.module';
-import { TransactionsModule } from '../../transactions/src/transactions.module';
-import { SettlementBatchStore } from './application/settlement-batch-store';
+import { MerchantsModule } from '../../merchants/src';
+import { TransactionsModule } from '../../transactions/src';
+import { RunSettlementBatchCommandHandler } from './application/settlement-batch-commands';
+import { SettlementBatchReader } from './application/settlement-batch-reader';
 import { SettlementRun } from './application/settlement-run';
 import { PlatformSettlementController } from './http/platform-settlement.controller';
 
@@ -9,7 +10,7 @@ import { PlatformSettlementController } from './http/platform-settlement.control
 @Module({
   imports: [MerchantsModule, TransactionsModule],
   controllers: [PlatformSettlementController],
-  providers: [SettlementBatchStore, SettlementRun],
-  exports: [SettlementBatchStore],
+  providers: [RunSettlementBatchCommandHandler, SettlementBatchReader, SettlementRun],
+  exports: [SettlementBatchReader],
 })
 export class SettlementModule {}

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
-import { CustomersModule } from '../../customers/src/customers.module';
-import { MerchantsModule } from '../../merchants/src/merchants.module';
-import { VaultModule } from '../../vault/src/vault.module';
+import { CustomersModule } from '../../customers/src';
+import { MerchantsModule } from '../../merchants/src';
+import { VaultModule } from '../../vault/src';
 import { Payments } from './application/payments';
 import { TransactionQueries } from './application/transaction-queries';
-import { TransactionStore } from './application/transaction-store';
+import { RunTransactionCommandHandler } from './application/transaction-commands';
+import { TransactionReader } from './application/transaction-reader';
 import { TransactionSweeps } from './application/transaction-sweeps';
 import { TransactionsController } from './http/transactions.controller';
 import { PlatformSandboxTransactionsController } from './http/platform-sandbox-transactions.controller';
@@ -14,7 +15,13 @@ import { TransactionQueriesController } from './http/transaction-queries.control
 @Module({
   imports: [MerchantsModule, CustomersModule, VaultModule],
   controllers: [TransactionsController, TransactionQueriesController, PlatformSandboxTransactionsController],
-  providers: [Payments, TransactionStore, TransactionQueries, TransactionSweeps],
-  exports: [Payments, TransactionStore],
+  providers: [
+    RunTransactionCommandHandler,
+    TransactionReader,
+    Payments,
+    TransactionQueries,
+    TransactionSweeps,
+  ],
+  exports: [Payments, TransactionReader],
 })
 export class TransactionsModule {}

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import { PaymentGateway } from '../../gateway/src/gateway';
-import { SandboxGateway } from '../../gateway/src/sandbox/sandbox-gateway';
-import { MerchantsModule } from '../../merchants/src/merchants.module';
+import { PaymentGateway, SandboxGateway } from '../../gateway/src';
+import { MerchantsModule } from '../../merchants/src';
 import { Clock } from '../../platform/src/clock/clock';
 import { CardVault } from './application/card-vault';
-import { ExecuteStoredCredentialCommandHandler } from './application/stored-credential-commands';
-import { StoredCredentialCommands } from './application/stored-credential-commands.service';
+import {
+  MintStoredCredentialHandler,
+  RunStoredCredentialCommandHandler,
+} from './application/stored-credential-commands';
 import { StoredCredentialReader } from './application/stored-credential-reader';
 import { StoredCredentialsController } from './http/stored-credentials.controller';
 
@@ -20,10 +21,10 @@ import { StoredCredentialsController } from './http/stored-credentials.controlle
   providers: [
     { provide: PaymentGateway, useFactory: (clock: Clock) => new SandboxGateway(clock), inject: [Clock] },
     CardVault,
-    ExecuteStoredCredentialCommandHandler,
-    StoredCredentialCommands,
+    RunStoredCredentialCommandHandler,
+    MintStoredCredentialHandler,
     StoredCredentialReader,
   ],
-  exports: [CardVault, PaymentGateway, StoredCredentialCommands, StoredCredentialReader],
+  exports: [CardVault, PaymentGateway, StoredCredentialReader],
 })
 export class VaultModule {}

@@ -4,8 +4,6 @@ import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { EventStore } from '../../../../libs/event-store/src';
 import { OperatorRoute } from '../../../../libs/platform/src/auth/access';
-import { Clock } from '../../../../libs/platform/src/clock/clock';
-import { SandboxClock } from '../../../../libs/platform/src/clock/sandbox-clock';
 import type { AppConfig } from '../../../../libs/platform/src/config/config';
 import { APP_CONFIG } from '../../../../libs/platform/src/config/config.token';
 import { metadataOf } from '../../../../libs/platform/src/http/request-metadata';
@@ -16,6 +14,7 @@ import { problem } from '../../../../libs/platform/src/problem/problem';
 import { validationProblem } from '../../../../libs/platform/src/validation/validation.pipe';
 import { ProjectionRunner, RebuildInProgress, UnknownProjection } from '../../../../libs/projections/src';
 import { LOGGER } from '../../../../libs/platform/src/logging/logger.token';
+import { SANDBOX_CLOCK, type SandboxClockStore } from '../sandbox/sandbox-clock-store';
 
 class AdvanceClockDto {
   /** Up to ten years at a time; sandbox time only ever moves forward. */
@@ -46,7 +45,7 @@ export class PlatformOpsController {
   constructor(
     private readonly store: EventStore,
     private readonly projections: ProjectionRunner,
-    private readonly clock: Clock,
+    @Inject(SANDBOX_CLOCK) private readonly clocks: SandboxClockStore | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -109,22 +108,22 @@ export class PlatformOpsController {
 
   @Get('sandbox/clock')
   sandboxClock() {
-    return { now: this.sandbox().now().toISOString() };
+    return { now: this.sandbox().clock.now().toISOString() };
   }
 
   @Post('sandbox/clock')
   @HttpCode(200)
   async advanceSandboxClock(@Body() body: AdvanceClockDto, @Req() request: FastifyRequest) {
-    const now = await this.sandbox().advance(this.store, body.advance_seconds, metadataOf(request));
+    const now = await this.sandbox().advance(body.advance_seconds, metadataOf(request));
     return { now: now.toISOString() };
   }
 
   /** Production has no sandbox clock: the route answers as if it did not exist. */
-  private sandbox(): SandboxClock {
-    if (this.config.appEnv !== 'sandbox' || !(this.clock instanceof SandboxClock)) {
+  private sandbox(): SandboxClockStore {
+    if (this.config.appEnv !== 'sandbox' || !this.clocks) {
       throw new ProblemException(problem(404, 'not_found', 'there is no sandbox clock in production'));
     }
-    return this.clock;
+    return this.clocks;
   }
 }
 

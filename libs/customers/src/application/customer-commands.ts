@@ -1,58 +1,34 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { EventMetadata } from '../../../event-store/src';
-import { EventStore, handleCommand } from '../../../event-store/src';
-import { Clock } from '../../../platform/src/clock/clock';
+import { CommandHandler } from '@nestjs/cqrs';
+import {
+  aggregateCommands,
+  type AggregateResult,
+  type AggregateSpec,
+  type CommandInput,
+} from '../../../event-store/src';
 import { customerEvolver, type Customer } from '../domain/customer';
 import { CustomerNotFound } from '../domain/customer-errors';
 import type { CustomerEvent } from '../domain/customer-events';
 import { customerStream } from '../domain/customer-stream';
 import { decide, type CustomerCommand } from '../domain/decide';
 
-export interface CustomerResult {
-  customer: Customer;
-  events: CustomerEvent[];
-  /** Global position of the command's last event, for read-your-writes; null if none. */
-  position: bigint | null;
-  alreadyApplied: boolean;
-}
+/** `customer-{id}`: a merchant's payer. */
+export const customerAggregate: AggregateSpec<CustomerCommand, Customer, CustomerEvent> = {
+  stream: customerStream,
+  idOf: (command) => command.customerId,
+  evolver: customerEvolver,
+  decide,
+  notFound: (id) => new CustomerNotFound(id),
+  // A created customer is listed at once, a deleted one is gone at once.
+  readModels: ['customer-list'],
+};
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type CustomerCommandInput = CommandInput<CustomerCommand>;
+export type CustomerResult = AggregateResult<Customer, CustomerEvent>;
 
-/** A customer command as callers give it: the handler stamps the time from the clock. */
-export type CustomerCommandInput = DistributiveOmit<CustomerCommand, 'at'>;
+const customerCommands = aggregateCommands(customerAggregate);
 
-export class ExecuteCustomerCommand extends Command<CustomerResult> {
-  constructor(
-    readonly command: CustomerCommandInput,
-    readonly metadata: EventMetadata,
-  ) {
-    super();
-  }
-}
+/** Every customer write: `commandBus.execute(new RunCustomerCommand(command, metadata))`. */
+export class RunCustomerCommand extends customerCommands.Command {}
 
-/** Load `customer-{id}`, decide, append with the expected revision, retry on a race. */
-@CommandHandler(ExecuteCustomerCommand)
-export class ExecuteCustomerCommandHandler implements ICommandHandler<ExecuteCustomerCommand> {
-  constructor(
-    private readonly store: EventStore,
-    private readonly clock: Clock,
-  ) {}
-
-  async execute({ command, metadata }: ExecuteCustomerCommand): Promise<CustomerResult> {
-    const at = this.clock.now();
-    const result = await handleCommand<Customer | null, CustomerEvent>(
-      this.store,
-      customerStream(command.customerId),
-      customerEvolver,
-      (customer) => decide({ ...command, at } as CustomerCommand, customer),
-      metadata,
-    );
-    if (!result.state) throw new CustomerNotFound(command.customerId);
-    return {
-      customer: result.state,
-      events: result.events,
-      position: result.position,
-      alreadyApplied: result.alreadyApplied,
-    };
-  }
-}
+@CommandHandler(RunCustomerCommand)
+export class RunCustomerCommandHandler extends customerCommands.Handler {}

@@ -1,4 +1,4 @@
-import { isUsStateCode } from '../../../configuration/src/us-states';
+import { isUsStateCode } from '../../../configuration/src';
 import { plainTextProblem } from '../../../platform/src/validation/plain-text';
 import { isIsoCountryCode } from './country-codes';
 import type { CustomerAddress } from './customer-events';

@@ -1,17 +1,18 @@
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { MerchantReader } from '../../../merchants/src';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { strictQuery } from '../../../platform/src/http/strict-query';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
-import type { CustomerCommandInput } from '../application/customer-commands';
-import { CustomerCommands } from '../application/customer-commands.service';
+import { RunCustomerCommand, type CustomerCommandInput } from '../application/customer-commands';
 import { CustomerReader } from '../application/customer-reader';
 import type { Customer } from '../domain/customer';
 import { toCustomerResource } from '../domain/customer-resource';
@@ -26,7 +27,7 @@ import { CreateCustomerDto, UpdateCustomerDto, type CustomerAddressDto } from '.
 @Controller('merchants/:merchantId/customers')
 export class CustomersController {
   constructor(
-    private readonly customerCommands: CustomerCommands,
+    private readonly commands: CommandBus,
     private readonly customers: CustomerReader,
     private readonly merchants: MerchantReader,
     private readonly pool: Pool,
@@ -139,7 +140,9 @@ export class CustomersController {
     caller: PartnerPrincipal,
     command: CustomerCommandInput,
   ): Promise<Customer> {
-    return (await this.customerCommands.run(request, caller.partnerId, command)).customer;
+    return (
+      await this.commands.execute(new RunCustomerCommand(command, metadataOf(request, caller.partnerId)))
+    ).state;
   }
 }
 

@@ -25,6 +25,7 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '../event-store';
+import { UUID } from '../../../platform/src/validation/uuid';
 
 // ---------------------------------------------------------------------------------------------
 // Connection strings
@@ -203,8 +204,6 @@ export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent
 // ---------------------------------------------------------------------------------------------
 // Appends
 // ---------------------------------------------------------------------------------------------
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ValidatedEvent {
   id: string;

@@ -18,6 +18,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../event-store';
+import { UUID } from '../../../platform/src/validation/uuid';
 
 /**
  * The event store on PostgreSQL: one append-only table, `unique (stream_name, revision)` as the
@@ -52,7 +53,6 @@ const RESERVE_LOCK = 2;
 
 const REVISION_KEY = 'events_stream_revision_key';
 const EVENT_ID_KEY = 'events_event_id_key';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface EventRow {
   global_position: string;

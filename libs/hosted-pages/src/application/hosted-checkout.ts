@@ -1,23 +1,21 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import type { EventMetadata } from '../../../event-store/src';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
-import { isFlagEnabled } from '../../../partners/src/domain/configuration/configuration';
-import { PaymentGateway } from '../../../gateway/src/gateway';
+import { MerchantReader } from '../../../merchants/src';
+import { PartnerReader, isFlagEnabled } from '../../../partners/src';
+import { PaymentGateway } from '../../../gateway/src';
 import { Clock } from '../../../platform/src/clock/clock';
 import { SealedBox } from '../../../platform/src/crypto/sealed-box';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { InvalidStateTransition } from '../../../platform/src/problem';
-import { GatewayOutcomeUnknown, Payments } from '../../../transactions/src/application/payments';
-import { totalMinor, type Transaction } from '../../../transactions/src/domain/transaction';
-import { CardVault, type VaultInstrument } from '../../../vault/src/application/card-vault';
-import { StoredCredentialCommands } from '../../../vault/src/application/stored-credential-commands.service';
+import { GatewayOutcomeUnknown, Payments, totalMinor, type Transaction } from '../../../transactions/src';
+import { CardVault, type VaultInstrument, MintStoredCredential } from '../../../vault/src';
 import { effectiveState, type HppSession } from '../domain/session/session';
-import type { HppSessionCommand } from '../domain/session/session-decide';
 import { issueCsrfToken, verifyCsrfToken } from '../page/csrf';
 import { parseHostedForm, type HostedFormInput } from '../page/form';
-import { HppSessionStore } from './hpp-session-store';
+import { RunHppSessionCommand, type HppSessionCommandInput } from './hpp-session-commands';
+import { HppSessionReader } from './hpp-session-reader';
 
 /** A CSRF token is good for the session's whole life (30 minutes by default), with slack. */
 const CSRF_MAX_AGE_MS = 2 * 60 * 60 * 1000;
@@ -35,12 +33,6 @@ export type CheckoutOutcome =
     }
   /** The session cannot take a payment (expired, cancelled, locked, completed): its result page. */
   | { kind: 'closed' };
-
-type SessionCommandInput = HppSessionCommand extends infer C
-  ? C extends { at: Date }
-    ? Omit<C, 'at'>
-    : never
-  : never;
 
 /**
  * The hosted page's form post, start to finish (CONTRACT §4; issue: a session is completed at most
@@ -60,10 +52,10 @@ export class HostedCheckout {
   private readonly csrfKey: Buffer;
 
   constructor(
-    private readonly sessions: HppSessionStore,
+    private readonly sessions: HppSessionReader,
     private readonly merchants: MerchantReader,
     private readonly vault: CardVault,
-    private readonly credentials: StoredCredentialCommands,
+    private readonly commands: CommandBus,
     private readonly payments: Payments,
     private readonly partners: PartnerReader,
     private readonly gateway: PaymentGateway,
@@ -200,24 +192,26 @@ export class HostedCheckout {
 
     let credentialId: string | null = null;
     if (session.savesPaymentMethod) {
-      const credential = await this.credentials.mint(metadata, {
-        storedCredentialId: idFor(session.id, 'stored_credential', () => session.id),
-        vaultToken: stored.token,
-        partnerId: session.partnerId,
-        merchantId: session.merchantId,
-        customerId: session.customerId,
-        processor: 'sandbox',
-        paymentMethodType: stored.display.paymentMethodType,
-        card: stored.display.card,
-        bank: stored.display.bank,
-        allowedUseTypes: session.credentialUsages,
-        consent: {
-          capturedAt: this.clock.now().toISOString(),
-          channel: 'hpp',
-          text: `The payer agreed on the hosted page to store this payment method for: ${session.credentialUsages.join(', ')}.`,
-        },
-        enrollmentTerms: null,
-      });
+      const credential = await this.commands.execute(
+        new MintStoredCredential(metadata, {
+          storedCredentialId: idFor(session.id, 'stored_credential', () => session.id),
+          vaultToken: stored.token,
+          partnerId: session.partnerId,
+          merchantId: session.merchantId,
+          customerId: session.customerId,
+          processor: 'sandbox',
+          paymentMethodType: stored.display.paymentMethodType,
+          card: stored.display.card,
+          bank: stored.display.bank,
+          allowedUseTypes: session.credentialUsages,
+          consent: {
+            capturedAt: this.clock.now().toISOString(),
+            channel: 'hpp',
+            text: `The payer agreed on the hosted page to store this payment method for: ${session.credentialUsages.join(', ')}.`,
+          },
+          enrollmentTerms: null,
+        }),
+      );
       credentialId = credential.id;
     }
 
@@ -323,9 +317,12 @@ export class HostedCheckout {
     return after?.lockedOut === true;
   }
 
-  private async execute(command: SessionCommandInput, metadata: EventMetadata): Promise<HppSession | null> {
+  private async execute(
+    command: HppSessionCommandInput,
+    metadata: EventMetadata,
+  ): Promise<HppSession | null> {
     try {
-      return (await this.sessions.execute(command as never, metadata)).session;
+      return (await this.commands.execute(new RunHppSessionCommand(command, metadata))).state;
     } catch (error) {
       if (error instanceof InvalidStateTransition) return this.sessions.find(command.sessionId);
       throw error;

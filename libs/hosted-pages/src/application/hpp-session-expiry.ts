@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { EventMetadata } from '../../../event-store/src';
@@ -8,7 +9,7 @@ import { PeriodicTask } from '../../../platform/src/scheduling/periodic-task';
 import { idFor, systemMetadata } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { InvalidStateTransition } from '../../../platform/src/problem';
-import { HppSessionStore } from './hpp-session-store';
+import { RunHppSessionCommand } from './hpp-session-commands';
 
 /** The `actor` of every HppSessionExpired the sweeper records. */
 export const HPP_EXPIRY_ACTOR = 'system:hpp-expiry';
@@ -47,7 +48,7 @@ export class HppSessionExpiry implements OnApplicationBootstrap, OnModuleDestroy
   private readonly task: PeriodicTask<number>;
 
   constructor(
-    private readonly sessions: HppSessionStore,
+    private readonly commands: CommandBus,
     private readonly pool: Pool,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -99,9 +100,11 @@ export class HppSessionExpiry implements OnApplicationBootstrap, OnModuleDestroy
   /** True when this call recorded the expiry. */
   private async expire(sessionId: string, partnerId: string): Promise<boolean> {
     try {
-      const result = await this.sessions.execute(
-        { type: 'ExpireHppSession', sessionId },
-        expiryMetadata(sessionId, partnerId),
+      const result = await this.commands.execute(
+        new RunHppSessionCommand(
+          { type: 'ExpireHppSession', sessionId },
+          expiryMetadata(sessionId, partnerId),
+        ),
       );
       return !result.alreadyApplied && result.events.length > 0;
     } catch (err) {

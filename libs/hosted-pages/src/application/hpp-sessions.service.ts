@@ -1,27 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import { CustomerReader } from '../../../customers/src/application/customer-reader';
-import { MerchantPricing } from '../../../merchants/src/application/merchant-pricing';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { CommandBus } from '@nestjs/cqrs';
+import type { EventMetadata } from '../../../event-store/src';
+import { CustomerReader } from '../../../customers/src';
 import {
+  MerchantPricing,
+  MerchantReader,
   normalizeCustomFieldValues,
   validateCustomFieldValues,
-} from '../../../merchants/src/domain/custom-fields/custom-field-values';
-import type { TransactionPrice } from '../../../merchants/src/domain/fees/fee-pricing';
-import type { Merchant } from '../../../merchants/src/domain/merchant';
+  type TransactionPrice,
+  type Merchant,
+} from '../../../merchants/src';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { Clock } from '../../../platform/src/clock/clock';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
-import { idFor, metadataOf } from '../../../platform/src/http/request-metadata';
+import { idFor } from '../../../platform/src/http/request-metadata';
 import { DomainError } from '../../../platform/src/problem';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
-import {
-  assertFeaturesEnabled,
-  type FeatureNeed,
-} from '../../../partners/src/domain/configuration/feature-gate';
-import { CustomFieldsInvalid, MerchantNotTransactable } from '../../../transactions/src/application/payments';
+import { PartnerReader, assertFeaturesEnabled, type FeatureNeed } from '../../../partners/src';
+import { CustomFieldsInvalid, MerchantNotTransactable } from '../../../transactions/src';
 import { parseSessionRequest, type HppSessionRequest } from '../domain/session/session-request';
 import {
   toSessionCreateResource,
@@ -29,7 +26,9 @@ import {
   type HppSessionCreateResource,
   type HppSessionResource,
 } from '../domain/session/session-resource';
-import { HppSessionStore } from './hpp-session-store';
+import { RunHppSessionCommand } from './hpp-session-commands';
+import { HppSessionReader } from './hpp-session-reader';
+import { HppUrls } from './hpp-urls';
 
 /**
  * 422 `payment_method_not_accepted`: the partner's `hpp_settings.accepted_methods` leave out the
@@ -112,7 +111,9 @@ function featuresNeeded(request: HppSessionRequest): FeatureNeed[] {
 @Injectable()
 export class HppSessions {
   constructor(
-    private readonly sessions: HppSessionStore,
+    private readonly commands: CommandBus,
+    private readonly sessions: HppSessionReader,
+    private readonly urls: HppUrls,
     private readonly merchants: MerchantReader,
     private readonly customers: CustomerReader,
     private readonly pricing: MerchantPricing,
@@ -122,7 +123,7 @@ export class HppSessions {
   ) {}
 
   async create(
-    request: FastifyRequest,
+    metadata: EventMetadata,
     caller: PartnerPrincipal,
     body: unknown,
   ): Promise<HppSessionCreateResource> {
@@ -137,23 +138,25 @@ export class HppSessions {
     const customFields = this.customFieldsFor(merchant, parsed);
     const price = await this.priceOf(merchant, parsed);
 
-    const { session } = await this.sessions.execute(
-      {
-        type: 'CreateHppSession',
-        sessionId: idFor(request.commandId, 'hpp_session', randomUUID),
-        partnerId: caller.partnerId,
-        request: { ...parsed, customFields },
-        price,
-      },
-      metadataOf(request, caller.partnerId),
+    const { state: session } = await this.commands.execute(
+      new RunHppSessionCommand(
+        {
+          type: 'CreateHppSession',
+          sessionId: idFor(metadata.causation_id, 'hpp_session', randomUUID),
+          partnerId: caller.partnerId,
+          request: { ...parsed, customFields },
+          price,
+        },
+        metadata,
+      ),
     );
-    return toSessionCreateResource(session, this.sessions.urls(session.id), this.clock.now());
+    return toSessionCreateResource(session, this.urls.of(session.id), this.clock.now());
   }
 
   /** The read form, with the effective state (a PENDING session past `expires_at` reads EXPIRED). */
   async read(sessionId: string, caller: PartnerPrincipal): Promise<HppSessionResource> {
     const session = await this.sessions.getForPartner(sessionId, caller.partnerId);
-    return toSessionResource(session, this.sessions.urls(session.id), this.clock.now());
+    return toSessionResource(session, this.urls.of(session.id), this.clock.now());
   }
 
   /**
@@ -161,16 +164,15 @@ export class HppSessions {
    * EXPIRED (recorded, or PENDING past `expires_at`) is 409 `invalid_state_transition`.
    */
   async cancel(
-    request: FastifyRequest,
+    metadata: EventMetadata,
     caller: PartnerPrincipal,
     sessionId: string,
   ): Promise<HppSessionResource> {
     await this.sessions.getForPartner(sessionId, caller.partnerId);
-    const { session } = await this.sessions.execute(
-      { type: 'CancelHppSession', sessionId },
-      metadataOf(request, caller.partnerId),
+    const { state: session } = await this.commands.execute(
+      new RunHppSessionCommand({ type: 'CancelHppSession', sessionId }, metadata),
     );
-    return toSessionResource(session, this.sessions.urls(session.id), this.clock.now());
+    return toSessionResource(session, this.urls.of(session.id), this.clock.now());
   }
 
   /**

@@ -1,25 +1,23 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
+import { MerchantReader } from '../../../merchants/src';
+import { PartnerReader } from '../../../partners/src';
 import { PublicRoute } from '../../../platform/src/auth/access';
 import { Clock } from '../../../platform/src/clock/clock';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { AcceptsFormBody } from '../../../platform/src/http/content-type';
 import { WithoutIdempotencyHeader } from '../../../platform/src/idempotency/idempotency.interceptor';
-import { TransactionStore } from '../../../transactions/src/application/transaction-store';
-import { totalMinor } from '../../../transactions/src/domain/transaction';
+import { TransactionReader, totalMinor } from '../../../transactions/src';
 import { HostedCheckout, type CheckoutOutcome } from '../application/hosted-checkout';
-import { HppSessionStore } from '../application/hpp-session-store';
-import { effectiveHppPageConfiguration } from '../domain/page-config/hpp-page-resource';
-import type { Appearance } from '../domain/page-config/appearance';
+import { HppSessionReader } from '../application/hpp-session-reader';
+import { HppUrls } from '../application/hpp-urls';
+import { effectiveHppPageConfiguration, type Appearance } from '../../../page-config/src';
 import { effectiveState, type HppSession } from '../domain/session/session';
 import { renderPaymentPage } from '../page/render';
 import { renderResultPage, type ResultPageInput } from '../page/result-page';
 import { newStyleNonce, pageSecurityHeaders } from '../page/security-headers';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+import { VERSIONED_UUID } from '../../../platform/src/validation/uuid';
 
 type ResultOf<T> = T extends unknown ? Omit<T, 'styleNonce' | 'merchantName' | 'appearance'> : never;
 type ResultInput = ResultOf<ResultPageInput>;
@@ -39,11 +37,12 @@ interface PageContext {
 @Controller('hpp')
 export class HostedPageController {
   constructor(
-    private readonly sessions: HppSessionStore,
+    private readonly sessions: HppSessionReader,
+    private readonly urls: HppUrls,
     private readonly checkout: HostedCheckout,
     private readonly merchants: MerchantReader,
     private readonly partners: PartnerReader,
-    private readonly transactions: TransactionStore,
+    private readonly transactions: TransactionReader,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -54,7 +53,7 @@ export class HostedPageController {
     const context = await this.context(sessionId);
     if (!context) return this.result(reply, 404, null, { outcome: 'not_found' });
     if (effectiveState(context.session, this.clock.now()) !== 'PENDING') {
-      return reply.redirect(`${this.sessions.urls(sessionId).hppUrl}/result`, 303);
+      return reply.redirect(`${this.urls.of(sessionId).hppUrl}/result`, 303);
     }
     return this.form(reply, 200, context, {}, {});
   }
@@ -78,7 +77,7 @@ export class HostedPageController {
       const fresh = (await this.context(sessionId))!;
       return this.form(reply, outcome.status, fresh, outcome.values, outcome.errors, outcome.pageError);
     }
-    return reply.redirect(`${this.sessions.urls(sessionId).hppUrl}/result`, 303);
+    return reply.redirect(`${this.urls.of(sessionId).hppUrl}/result`, 303);
   }
 
   @Get(':sessionId/result')
@@ -88,7 +87,7 @@ export class HostedPageController {
     if (!context) return this.result(reply, 404, null, { outcome: 'not_found' });
     const s = context.session;
     const state = effectiveState(s, this.clock.now());
-    if (state === 'PENDING') return reply.redirect(this.sessions.urls(sessionId).hppUrl, 303);
+    if (state === 'PENDING') return reply.redirect(this.urls.of(sessionId).hppUrl, 303);
     if (state === 'EXPIRED') return this.result(reply, 410, context, { outcome: 'expired' });
     // The lockout ends a session CANCELLED (CONTRACT §8's states); the payer is told why.
     if (state === 'CANCELLED' && s.lockedOut) return this.result(reply, 403, context, { outcome: 'locked' });
@@ -109,7 +108,7 @@ export class HostedPageController {
   }
 
   private async context(sessionId: string): Promise<PageContext | null> {
-    if (!UUID.test(sessionId)) return null;
+    if (!VERSIONED_UUID.test(sessionId)) return null;
     const session = await this.sessions.find(sessionId.toLowerCase());
     if (!session) return null;
     const merchant = await this.merchants.get(session.merchantId);
@@ -153,7 +152,7 @@ export class HostedPageController {
       session: context.session,
       merchantName: context.merchantName,
       appearance: context.appearance,
-      formAction: this.sessions.urls(context.session.id).hppUrl,
+      formAction: this.urls.of(context.session.id).hppUrl,
       csrfToken: this.checkout.csrfToken(context.session.id),
       styleNonce,
       values,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { MerchantCommands } from '../../../merchants/src/application/merchant-commands.service';
 import {
   Body,
   Controller,
@@ -23,19 +22,21 @@ import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
 import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
-import { ExecutePartnerCommand } from '../../../partners/src/application/partner-commands';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
-import type { MerchantCommandInput } from '../../../merchants/src/application/merchant-commands';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
-import type { Merchant } from '../../../merchants/src/domain/merchant';
-import type { HppPageConfigState } from '../domain/page-config/hpp-page';
+import { RunPartnerCommand, PartnerReader } from '../../../partners/src';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import {
+  RunMerchantCommand,
+  type MerchantCommandInput,
+  MerchantReader,
+  type Merchant,
+} from '../../../merchants/src';
+import {
+  type HppPageConfigState,
   effectiveHppPageConfiguration,
   hppPageConfigurationList,
   toHppPageConfiguration,
-} from '../domain/page-config/hpp-page-resource';
-import { HppPageConfigNotFound } from '../domain/page-config/hpp-page-errors';
+  HppPageConfigNotFound,
+} from '../../../page-config/src';
 
 /** The three page writes: the whole appearance (missing keys from its preset), and `is_active`. */
 class HppPageConfigDto {
@@ -64,7 +65,6 @@ export class HppPageConfigController {
     private readonly commands: CommandBus,
     private readonly partners: PartnerReader,
     private readonly merchants: MerchantReader,
-    private readonly merchantCommands: MerchantCommands,
     private readonly pool: Pool,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -95,7 +95,7 @@ export class HppPageConfigController {
     @Req() request: FastifyRequest,
   ) {
     const result = await this.commands.execute(
-      new ExecutePartnerCommand(
+      new RunPartnerCommand(
         {
           type: 'SetHppTemplate',
           partnerId: caller.partnerId,
@@ -106,7 +106,7 @@ export class HppPageConfigController {
         metadataOf(request),
       ),
     );
-    return toHppPageConfiguration(result.partner.hppTemplate.template!, null);
+    return toHppPageConfiguration(result.state.hppTemplate.template!, null);
   }
 
   /** Every stored configuration of the partner, active or not: the template, then the overrides. */
@@ -209,6 +209,8 @@ export class HppPageConfigController {
     command: MerchantCommandInput,
   ): Promise<Merchant> {
     await this.merchants.getForPartner(merchantId, caller.partnerId);
-    return (await this.merchantCommands.run(request, caller.partnerId, command)).merchant;
+    return (
+      await this.commands.execute(new RunMerchantCommand(command, metadataOf(request, caller.partnerId)))
+    ).state;
   }
 }

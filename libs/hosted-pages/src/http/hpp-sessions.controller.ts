@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
-import { CurrentPartner } from '../../../platform/src/http/request-metadata';
+import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
 import { HppSessions } from '../application/hpp-sessions.service';
 
 /**
@@ -24,7 +24,7 @@ export class HppSessionsController {
     @CurrentPartner() caller: PartnerPrincipal,
     @Req() request: FastifyRequest,
   ) {
-    return this.sessions.create(request, caller, body);
+    return this.sessions.create(metadataOf(request, caller.partnerId), caller, body);
   }
 
   @Get(':sessionId')
@@ -42,6 +42,6 @@ export class HppSessionsController {
     @CurrentPartner() caller: PartnerPrincipal,
     @Req() request: FastifyRequest,
   ) {
-    return this.sessions.cancel(request, caller, sessionId);
+    return this.sessions.cancel(metadataOf(request, caller.partnerId), caller, sessionId);
   }
 }

@@ -8,7 +8,7 @@ import {
   parseExpYear,
   validateCard,
   type CardBrand,
-} from '../../../gateway/src/card';
+} from '../../../gateway/src';
 import { isAbaRoutingNumber } from '../../../platform/src/banking/aba';
 import { CURRENCY_EXPONENTS, parseAmount } from '../../../platform/src/money/amount';
 import {

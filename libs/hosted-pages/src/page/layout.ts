@@ -1,4 +1,4 @@
-import { DEFAULT_APPEARANCE, type Appearance } from '../domain/page-config/appearance';
+import { DEFAULT_APPEARANCE, type Appearance } from '../../../page-config/src';
 import { attributes, text, type AttributeValue } from './html';
 import { pageStylesheet } from './stylesheet';
 

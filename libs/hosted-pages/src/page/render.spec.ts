@@ -1,4 +1,4 @@
-import { DEFAULT_APPEARANCE } from '../domain/page-config/appearance';
+import { DEFAULT_APPEARANCE } from '../../../page-config/src/appearance';
 import { parseHostedForm } from './form';
 import { everyPhrase, listInWords, renderPaymentPage } from './render';
 import { byId, inner, payerControls, tags, visibleText } from './testing/html';

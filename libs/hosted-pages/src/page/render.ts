@@ -1,8 +1,8 @@
-import type { Appearance } from '../domain/page-config/appearance';
+import type { Appearance } from '../../../page-config/src';
 import type { HppSession } from '../domain/session/session';
 import type { HppRecurringPlanData } from '../domain/session/session-events';
 import type { HppRecurringFrequency } from '../domain/session/session-states';
-import type { UseType } from '../../../vault/src/domain/stored-credential-states';
+import type { UseType } from '../../../vault/src';
 import {
   ACCOUNT_TYPES,
   AMOUNT_FIELD,

@@ -1,4 +1,4 @@
-import { DEFAULT_APPEARANCE } from '../domain/page-config/appearance';
+import { DEFAULT_APPEARANCE } from '../../../page-config/src/appearance';
 import {
   declineMessage,
   methodInWords,

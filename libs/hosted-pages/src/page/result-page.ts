@@ -1,4 +1,4 @@
-import type { Appearance } from '../domain/page-config/appearance';
+import type { Appearance } from '../../../page-config/src';
 import { attributes, httpUrl, text } from './html';
 import { renderDocument } from './layout';
 import { displayMoney } from './money';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { frameAncestorsDirective, type HppEnvironment } from '../domain/page-config/embedding-domains';
+import { frameAncestorsDirective, type HppEnvironment } from '../../../page-config/src';
 import type { RenderingMode } from '../domain/session/session-states';
 
 export interface PageSecurityOptions {

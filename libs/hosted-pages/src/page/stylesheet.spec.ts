@@ -1,4 +1,4 @@
-import { DEFAULT_APPEARANCE, PRESETS, contrastRatio } from '../domain/page-config/appearance';
+import { DEFAULT_APPEARANCE, PRESETS, contrastRatio } from '../../../page-config/src/appearance';
 import { pageStylesheet, palette, safeColour, safeCssValue } from './stylesheet';
 import { appearanceWith } from './testing/fixtures';
 

@@ -6,7 +6,7 @@ import {
   FONT_SIZE_MIN,
   textColorOn,
   type Appearance,
-} from '../domain/page-config/appearance';
+} from '../../../page-config/src';
 
 /**
  * The page's one inline stylesheet, built from the merchant's appearance. The appearance is

@@ -1,4 +1,5 @@
-import { baaTemplatePdf, wrapText } from './baa-template';
+import { wrapText } from '../../../platform/src/pdf/text-pdf';
+import { baaTemplatePdf } from './baa-template';
 
 const MERCHANT_ID = '6f1c8a2e-1111-4222-8333-444455556666';
 const at = new Date('2026-11-02T09:30:00.000Z');

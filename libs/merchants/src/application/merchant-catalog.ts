@@ -1,4 +1,4 @@
-import { findMcc } from '../../../configuration/src/mcc-catalog';
+import { findMcc } from '../../../configuration/src';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
 import type { HipaaBaaStatus } from '../domain/merchant-states';
 

@@ -1,57 +1,33 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { EventMetadata } from '../../../event-store/src';
-import { EventStore, handleCommand } from '../../../event-store/src';
-import { Clock } from '../../../platform/src/clock/clock';
+import { CommandHandler } from '@nestjs/cqrs';
+import {
+  aggregateCommands,
+  type AggregateResult,
+  type AggregateSpec,
+  type CommandInput,
+} from '../../../event-store/src';
 import { decide, type MerchantStreamCommand } from '../domain/decide';
 import { merchantEvolver, type Merchant, type MerchantStreamEvent } from '../domain/merchant';
 import { MerchantNotFound } from '../domain/merchant-errors';
 import { merchantStream } from '../domain/merchant-stream';
 
-export interface MerchantResult {
-  merchant: Merchant;
-  events: MerchantStreamEvent[];
-  /** Global position of the command's last event, for read-your-writes; null if none. */
-  position: bigint | null;
-  alreadyApplied: boolean;
-}
+/** `merchant-{id}`: lifecycle, fees, bank, compliance, custom fields and the page override. */
+export const merchantAggregate: AggregateSpec<MerchantStreamCommand, Merchant, MerchantStreamEvent> = {
+  stream: merchantStream,
+  idOf: (command) => command.merchantId,
+  evolver: merchantEvolver,
+  decide,
+  notFound: (id) => new MerchantNotFound(id),
+  // The list and every read built on it answer a write at once.
+  readModels: ['merchant-list'],
+};
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type MerchantCommandInput = CommandInput<MerchantStreamCommand>;
+export type MerchantResult = AggregateResult<Merchant, MerchantStreamEvent>;
 
-/** A merchant command as callers give it: the handler stamps the time from the clock. */
-export type MerchantCommandInput = DistributiveOmit<MerchantStreamCommand, 'at'>;
+const merchantCommands = aggregateCommands(merchantAggregate);
 
-export class ExecuteMerchantCommand extends Command<MerchantResult> {
-  constructor(
-    readonly command: MerchantCommandInput,
-    readonly metadata: EventMetadata,
-  ) {
-    super();
-  }
-}
+/** Every merchant write: `commandBus.execute(new RunMerchantCommand(command, metadata))`. */
+export class RunMerchantCommand extends merchantCommands.Command {}
 
-/** Load `merchant-{id}`, decide, append with the expected revision, retry on a race. */
-@CommandHandler(ExecuteMerchantCommand)
-export class ExecuteMerchantCommandHandler implements ICommandHandler<ExecuteMerchantCommand> {
-  constructor(
-    private readonly store: EventStore,
-    private readonly clock: Clock,
-  ) {}
-
-  async execute({ command, metadata }: ExecuteMerchantCommand): Promise<MerchantResult> {
-    const at = this.clock.now();
-    const result = await handleCommand<Merchant | null, MerchantStreamEvent>(
-      this.store,
-      merchantStream(command.merchantId),
-      merchantEvolver,
-      (merchant) => decide({ ...command, at } as MerchantStreamCommand, merchant),
-      metadata,
-    );
-    if (!result.state) throw new MerchantNotFound(command.merchantId);
-    return {
-      merchant: result.state,
-      events: result.events,
-      position: result.position,
-      alreadyApplied: result.alreadyApplied,
-    };
-  }
-}
+@CommandHandler(RunMerchantCommand)
+export class RunMerchantCommandHandler extends merchantCommands.Handler {}

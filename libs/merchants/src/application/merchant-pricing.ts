@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
-import { enabledFeatures } from '../../../partners/src/domain/configuration/configuration';
+import { PartnerReader, enabledFeatures, type Partner } from '../../../partners/src';
 import { feeEligibility } from '../domain/fees/fee-eligibility';
 import { priceTransaction, type PricingInput, type TransactionPrice } from '../domain/fees/fee-pricing';
 import type { Merchant } from '../domain/merchant';
-import type { Partner } from '../../../partners/src/domain/partner';
 
 /**
  * Prices a cardholder-initiated payment from the merchant's fee settings and its current

@@ -1,4 +1,4 @@
-import { findMcc } from '../../../configuration/src/mcc-catalog';
+import { findMcc } from '../../../configuration/src';
 import type { Merchant } from './merchant';
 
 /**

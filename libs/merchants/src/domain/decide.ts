@@ -3,8 +3,8 @@ import type { MerchantStateOrNone, MerchantStreamEvent } from './merchant';
 import {
   decideHppMerchantPage,
   type HppMerchantPageCommand,
-} from '../../../hosted-pages/src/domain/page-config/hpp-page-decide';
-import { initialHppMerchantPageState } from '../../../hosted-pages/src/domain/page-config/hpp-page';
+  initialHppMerchantPageState,
+} from '../../../page-config/src';
 import {
   decideCompliance,
   MERCHANT_COMPLIANCE_COMMAND_TYPES,

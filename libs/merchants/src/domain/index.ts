@@ -5,3 +5,5 @@ export * from './merchant-events';
 export * from './merchant-resource';
 export * from './merchant-states';
 export * from './merchant-stream';
+export type { TransactionPrice } from './fees/fee-pricing';
+export { customFieldValuesFormErrors } from './custom-fields/custom-field-values';

@@ -2,12 +2,10 @@ import {
   evolveHppMerchantPage,
   initialHppMerchantPageState,
   type HppMerchantPageState,
-} from '../../../hosted-pages/src/domain/page-config/hpp-page';
-import {
   HPP_MERCHANT_PAGE_EVENT_TYPES,
   isHppMerchantPageEvent,
   type HppMerchantPageEvent,
-} from '../../../hosted-pages/src/domain/page-config/hpp-page-events';
+} from '../../../page-config/src';
 import { MERCHANT_EVENT_TYPES, type MerchantEvent, type ProcessorMid } from './merchant-events';
 import {
   evolveCustomFields,

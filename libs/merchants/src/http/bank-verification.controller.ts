@@ -1,5 +1,6 @@
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { CommandBus } from '@nestjs/cqrs';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { MerchantCommands } from '../application/merchant-commands.service';
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import { IsIn, IsString, Length, Matches } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
@@ -9,9 +10,9 @@ import { Clock } from '../../../platform/src/clock/clock';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
 import { PlainText } from '../../../platform/src/validation/plain-text';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { BankAccountVault } from '../application/bank-account-vault';
-import { type MerchantCommandInput } from '../application/merchant-commands';
+import { RunMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import { isAbaRoutingNumber } from '../../../platform/src/banking/aba';
 import { BankAccountMissing, BANK_ACCOUNT_TYPES, toBankVerification } from '../domain/bank/bank-verification';
@@ -45,7 +46,7 @@ class BankAccountDto {
 @Controller('merchants/:merchantId')
 export class BankVerificationController {
   constructor(
-    private readonly merchantCommands: MerchantCommands,
+    private readonly commands: CommandBus,
     private readonly merchants: MerchantReader,
     private readonly vault: BankAccountVault,
     private readonly clock: Clock,
@@ -125,6 +126,8 @@ export class BankVerificationController {
     caller: PartnerPrincipal,
     command: MerchantCommandInput,
   ): Promise<Merchant> {
-    return (await this.merchantCommands.run(request, caller.partnerId, command)).merchant;
+    return (
+      await this.commands.execute(new RunMerchantCommand(command, metadataOf(request, caller.partnerId)))
+    ).state;
   }
 }

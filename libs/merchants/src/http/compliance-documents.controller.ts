@@ -1,5 +1,7 @@
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { CommandBus } from '@nestjs/cqrs';
+import { RunMerchantCommand } from '../application/merchant-commands';
 import { randomUUID } from 'node:crypto';
-import { MerchantCommands } from '../application/merchant-commands.service';
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { IsOptional } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,7 +11,7 @@ import { Clock } from '../../../platform/src/clock/clock';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { strictQuery } from '../../../platform/src/http/strict-query';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { baaTemplatePdf } from '../application/baa-template';
 import { DocumentStore } from '../application/document-store';
 import { MerchantReader } from '../application/merchant-reader';
@@ -44,7 +46,7 @@ class UploadDocumentDto {
 @Controller('merchants/:merchantId')
 export class ComplianceDocumentsController {
   constructor(
-    private readonly merchantCommands: MerchantCommands,
+    private readonly commands: CommandBus,
     private readonly merchants: MerchantReader,
     private readonly documents: DocumentStore,
     private readonly clock: Clock,
@@ -118,8 +120,10 @@ export class ComplianceDocumentsController {
     decideCompliance(command(''), merchant);
     const sha256 = await this.documents.put(merchantId, caller.partnerId, documentId, content);
     const { at: _at, ...input } = command(sha256);
-    const result = await this.merchantCommands.run(request, caller.partnerId, input);
-    const stored = result.merchant.complianceDocuments.find((d) => d.id === documentId);
+    const result = await this.commands.execute(
+      new RunMerchantCommand(input, metadataOf(request, caller.partnerId)),
+    );
+    const stored = result.state.complianceDocuments.find((d) => d.id === documentId);
     if (!stored) throw new Error(`compliance document ${documentId} was not recorded`);
     return toDocumentResource(stored);
   }

@@ -1,3 +1,5 @@
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Req } from '@nestjs/common';
 import { IsOptional } from 'class-validator';
@@ -8,9 +10,8 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { strictQuery } from '../../../platform/src/http/strict-query';
 import { analyseRegexes } from '../../../platform/src/validation/safe-regex';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
-import type { MerchantCommandInput } from '../application/merchant-commands';
-import { MerchantCommands } from '../application/merchant-commands.service';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
+import { RunMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import { regExPatternsToAnalyse } from '../domain/custom-fields/custom-field-definition';
 import { toCustomFieldConfiguration } from '../domain/custom-fields/custom-fields-decide';
@@ -36,7 +37,7 @@ class CustomFieldsDto {
 @Controller('config/custom-fields')
 export class CustomFieldsController {
   constructor(
-    private readonly merchantCommands: MerchantCommands,
+    private readonly commands: CommandBus,
     private readonly merchants: MerchantReader,
     private readonly pool: Pool,
   ) {}
@@ -106,19 +107,21 @@ export class CustomFieldsController {
     command: MerchantCommandInput,
   ): Promise<Merchant> {
     await this.merchants.getForPartner(merchantId, caller.partnerId);
-    const { merchant } = await this.merchantCommands.run(request, caller.partnerId, command);
+    const metadata = metadataOf(request, caller.partnerId);
+    const { state: merchant } = await this.commands.execute(new RunMerchantCommand(command, metadata));
     const { configVersion, provisioning } = merchant.customFields;
     if (provisioning.provisionedVersion === configVersion) return merchant;
     // The sandbox gateway takes the new version at once (a real one would answer later).
-    const provisioned = await this.merchantCommands.run(
-      request,
-      caller.partnerId,
-      { type: 'MarkCustomFieldsProvisioned', merchantId, version: configVersion },
-      {
-        actor: 'system:gateway',
-        causation_id: idFor(request.commandId, 'custom-fields-provisioning', randomUUID),
-      },
+    const provisioned = await this.commands.execute(
+      new RunMerchantCommand(
+        { type: 'MarkCustomFieldsProvisioned', merchantId, version: configVersion },
+        {
+          ...metadata,
+          actor: 'system:gateway',
+          causation_id: idFor(request.commandId, 'custom-fields-provisioning', randomUUID),
+        },
+      ),
     );
-    return provisioned.merchant;
+    return provisioned.state;
   }
 }

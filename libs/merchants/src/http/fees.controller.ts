@@ -1,12 +1,13 @@
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { CommandBus } from '@nestjs/cqrs';
+import { RunMerchantCommand } from '../application/merchant-commands';
 import { Body, Controller, Get, Param, Put, Req, Res } from '@nestjs/common';
-import { MerchantCommands } from '../application/merchant-commands.service';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
-import { enabledFeatures } from '../../../partners/src/domain/configuration';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { PartnerReader, enabledFeatures } from '../../../partners/src';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { MerchantReader } from '../application/merchant-reader';
 import { feeEligibility, type FeeEligibility } from '../domain/fees/fee-eligibility';
 import { initialFeesState, toFeeSettings } from '../domain/fees/fees';
@@ -20,7 +21,7 @@ import type { Merchant } from '../domain/merchant';
 @Controller('merchants/:merchantId')
 export class FeesController {
   constructor(
-    private readonly merchantCommands: MerchantCommands,
+    private readonly commands: CommandBus,
     private readonly merchants: MerchantReader,
     private readonly partners: PartnerReader,
   ) {}
@@ -109,6 +110,8 @@ export class FeesController {
   ): Promise<Merchant> {
     const eligibility = await this.eligibilityOf(merchant);
     const command = { type, merchantId: merchant.id, partnerId: caller.partnerId, body, eligibility };
-    return (await this.merchantCommands.run(request, caller.partnerId, command)).merchant;
+    return (
+      await this.commands.execute(new RunMerchantCommand(command, metadataOf(request, caller.partnerId)))
+    ).state;
   }
 }

@@ -1,5 +1,7 @@
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { CommandBus } from '@nestjs/cqrs';
+import { RunMerchantCommand } from '../application/merchant-commands';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
-import { MerchantCommands } from '../application/merchant-commands.service';
 import { IsString } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
@@ -9,8 +11,8 @@ import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { strictQuery } from '../../../platform/src/http/strict-query';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { PartnerReader } from '../../../partners/src';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { MerchantReader } from '../application/merchant-reader';
 import { isSaqType, SAQ_TYPES } from '../domain/compliance/saq-types';
 import { toApplicationView } from '../domain/application-view';
@@ -26,7 +28,7 @@ class SaqTypeDto {
 @Controller()
 export class MerchantComplianceController {
   constructor(
-    private readonly merchantCommands: MerchantCommands,
+    private readonly commands: CommandBus,
     private readonly merchants: MerchantReader,
     private readonly partners: PartnerReader,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -55,12 +57,13 @@ export class MerchantComplianceController {
         { field: 'saq_type', message: `must be one of ${SAQ_TYPES.map((t) => t.code).join(', ')}` },
       ]);
     }
-    const result = await this.merchantCommands.run(request, caller.partnerId, {
-      type: 'RecordMerchantSaqType',
-      merchantId,
-      saqType: body.saq_type,
-    });
-    return toMerchantResource(result.merchant);
+    const result = await this.commands.execute(
+      new RunMerchantCommand(
+        { type: 'RecordMerchantSaqType', merchantId, saqType: body.saq_type },
+        metadataOf(request, caller.partnerId),
+      ),
+    );
+    return toMerchantResource(result.state);
   }
 
   /** Sections 2 to 5 of the onboarding application, personal and bank data masked. */

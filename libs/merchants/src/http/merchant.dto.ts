@@ -11,7 +11,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { US_STATES } from '../../../configuration/src/us-states';
+import { US_STATES } from '../../../configuration/src';
 import { PlainText } from '../../../platform/src/validation/plain-text';
 import { MERCHANT_CHANNELS as CHANNELS, MERCHANT_OPERATOR_ACTIONS } from '../domain/merchant-states';
 

@@ -1,6 +1,7 @@
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
-import { MerchantCommands } from '../application/merchant-commands.service';
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
@@ -9,9 +10,9 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { hipaaBaaStatusFor } from '../application/merchant-catalog';
-import { type MerchantCommandInput } from '../application/merchant-commands';
+import { RunMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import type { MerchantChanges } from '../domain/decide';
 import type { Merchant } from '../domain/merchant';
@@ -29,7 +30,7 @@ import {
 @Controller('merchants')
 export class MerchantsController {
   constructor(
-    private readonly merchantCommands: MerchantCommands,
+    private readonly commands: CommandBus,
     private readonly merchants: MerchantReader,
     private readonly pool: Pool,
     private readonly cursors: CursorCodec,
@@ -194,7 +195,9 @@ export class MerchantsController {
     caller: PartnerPrincipal,
     command: MerchantCommandInput,
   ): Promise<Merchant> {
-    return (await this.merchantCommands.run(request, caller.partnerId, command)).merchant;
+    return (
+      await this.commands.execute(new RunMerchantCommand(command, metadataOf(request, caller.partnerId)))
+    ).state;
   }
 }
 

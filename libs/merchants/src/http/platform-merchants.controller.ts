@@ -1,13 +1,14 @@
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { CommandBus } from '@nestjs/cqrs';
 import { randomBytes } from 'node:crypto';
-import { MerchantCommands } from '../application/merchant-commands.service';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { OperatorRoute } from '../../../platform/src/auth/access';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
-import { type MerchantCommandInput } from '../application/merchant-commands';
+import { PartnerReader } from '../../../partners/src';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
+import { RunMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import type { Merchant } from '../domain/merchant';
 import type { GoLiveGate } from '../domain/merchant-errors';
@@ -24,7 +25,7 @@ import { MerchantTransitionDto } from './merchant.dto';
 @Controller('platform/merchants')
 export class PlatformMerchantsController {
   constructor(
-    private readonly merchantCommands: MerchantCommands,
+    private readonly commands: CommandBus,
     private readonly merchants: MerchantReader,
     private readonly partners: PartnerReader,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -45,8 +46,10 @@ export class PlatformMerchantsController {
   ) {
     const merchant = await this.merchants.get(merchantId);
     const command = await this.commandFor(body, merchant);
-    const result = await this.merchantCommands.run(request, merchant.partnerId, command);
-    return toMerchantResource(result.merchant);
+    const result = await this.commands.execute(
+      new RunMerchantCommand(command, metadataOf(request, merchant.partnerId)),
+    );
+    return toMerchantResource(result.state);
   }
 
   private async commandFor(body: MerchantTransitionDto, merchant: Merchant): Promise<MerchantCommandInput> {

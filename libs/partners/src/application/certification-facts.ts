@@ -1,12 +1,11 @@
 import { Injectable, Inject } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { EventMetadata } from '../../../event-store/src';
 import type { Logger } from 'pino';
-import { metadataOf } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import type { FactCode } from '../domain/certification/certification-catalog';
 import type { Partner } from '../domain/partner';
-import { ExecutePartnerCommand } from './partner-commands';
+import { RunPartnerCommand } from './partner-commands';
 
 /**
  * Records certification facts that are observations of requests rather than state changes (the
@@ -21,16 +20,16 @@ export class CertificationFacts {
   ) {}
 
   /** Records the fact if new; answers the partner as it is afterwards. */
-  async observe(partner: Partner, fact: FactCode, request: FastifyRequest): Promise<Partner> {
+  async observe(partner: Partner, fact: FactCode, metadata: EventMetadata): Promise<Partner> {
     if (partner.certification.observedFacts[fact]) return partner;
     try {
       const result = await this.commands.execute(
-        new ExecutePartnerCommand(
+        new RunPartnerCommand(
           { type: 'ObserveCertificationFact', partnerId: partner.id, fact },
-          { ...metadataOf(request, partner.id), causation_id: null },
+          { ...metadata, causation_id: null },
         ),
       );
-      return result.partner;
+      return result.state;
     } catch (err) {
       this.logger.warn({ err, partner_id: partner.id, fact }, 'recording a certification fact failed');
       return partner;

@@ -5,7 +5,7 @@ import type { PostgresEventStore } from '../../../event-store/src/postgres/postg
 import { FixedClock } from '../../../platform/src/clock/clock';
 import { PartnerNotFound } from '../domain/partner-errors';
 import { partnerStream } from '../domain/partner-stream';
-import { ExecutePartnerCommand, ExecutePartnerCommandHandler } from './partner-commands';
+import { RunPartnerCommand, RunPartnerCommandHandler } from './partner-commands';
 
 const metadata = (requestId: string) =>
   testMetadata({
@@ -25,14 +25,14 @@ describe('partner commands on the real event store', () => {
     store = db.store;
   });
 
-  const handler = () => new ExecutePartnerCommandHandler(store, clock);
+  const handler = () => new RunPartnerCommandHandler(store, clock, async () => undefined);
   const change = handler;
   const certify = handler;
 
   async function newPartner(): Promise<string> {
     const partnerId = randomUUID();
     await handler().execute(
-      new ExecutePartnerCommand(
+      new RunPartnerCommand(
         { type: 'CreatePartner', partnerId, name: 'Acme', contactEmail: 'a@acme.test', contactName: 'Ada' },
         metadata('r1'),
       ),
@@ -56,12 +56,12 @@ describe('partner commands on the real event store', () => {
   it('answers the state and the global position for read-your-writes', async () => {
     const partnerId = await newPartner();
     const result = await certify().execute(
-      new ExecutePartnerCommand(
+      new RunPartnerCommand(
         { type: 'SetCertificationStatus', partnerId, status: 'CERTIFIED' },
         metadata('r2'),
       ),
     );
-    expect(result.partner).toMatchObject({ certificationStatus: 'CERTIFIED', state: 'ACTIVE', version: 2 });
+    expect(result.state).toMatchObject({ certificationStatus: 'CERTIFIED', state: 'ACTIVE', version: 2 });
     expect(result.position).toBe((await store.readStream(partnerStream(partnerId)))[1].globalPosition);
   });
 
@@ -69,23 +69,23 @@ describe('partner commands on the real event store', () => {
     const partnerId = await newPartner();
     const [a, b] = await Promise.all([
       change().execute(
-        new ExecutePartnerCommand(
+        new RunPartnerCommand(
           { type: 'ChangePartnerConfig', partnerId, rateLimitTier: 'ELEVATED' },
           metadata('ra'),
         ),
       ),
       change().execute(
-        new ExecutePartnerCommand(
+        new RunPartnerCommand(
           { type: 'ChangePartnerConfig', partnerId, avsDeclinePolicy: 'DECLINE_ON_NO_MATCH' },
           metadata('rb'),
         ),
       ),
     ]);
-    expect([a.partner.version, b.partner.version].sort()).toEqual([2, 3]);
+    expect([a.state.version, b.state.version].sort()).toEqual([2, 3]);
     const events = await store.readStream(partnerStream(partnerId));
     expect(events.map((e) => e.revision)).toEqual([0n, 1n, 2n]);
-    const last = [a, b].find((r) => r.partner.version === 3)!;
-    expect(last.partner).toMatchObject({
+    const last = [a, b].find((r) => r.state.version === 3)!;
+    expect(last.state).toMatchObject({
       rateLimitTier: 'ELEVATED',
       avsDeclinePolicy: 'DECLINE_ON_NO_MATCH',
     });
@@ -94,7 +94,7 @@ describe('partner commands on the real event store', () => {
   it('a no-op change appends nothing and returns no position', async () => {
     const partnerId = await newPartner();
     const result = await change().execute(
-      new ExecutePartnerCommand(
+      new RunPartnerCommand(
         { type: 'ChangePartnerConfig', partnerId, rateLimitTier: 'STANDARD' },
         metadata('r3'),
       ),
@@ -105,7 +105,7 @@ describe('partner commands on the real event store', () => {
 
   it('a re-run of the same command (same causation id) appends nothing and answers the same partner', async () => {
     const partnerId = await newPartner();
-    const command = new ExecutePartnerCommand(
+    const command = new RunPartnerCommand(
       { type: 'ChangePartnerConfig', partnerId, rateLimitTier: 'ELEVATED' },
       metadata('r5'),
     );
@@ -113,7 +113,7 @@ describe('partner commands on the real event store', () => {
     const again = await change().execute(command);
     expect(first.alreadyApplied).toBe(false);
     expect(again).toMatchObject({ alreadyApplied: true, position: first.position });
-    expect(again.partner).toEqual(first.partner);
+    expect(again.state).toEqual(first.state);
     expect(again.events.map((e) => e.type)).toEqual(['PartnerConfigChanged']);
     expect(await store.readStream(partnerStream(partnerId))).toHaveLength(2);
   });
@@ -122,7 +122,7 @@ describe('partner commands on the real event store', () => {
     const partnerId = randomUUID();
     await expect(
       change().execute(
-        new ExecutePartnerCommand(
+        new RunPartnerCommand(
           { type: 'ChangePartnerConfig', partnerId, rateLimitTier: 'ELEVATED' },
           metadata('r4'),
         ),

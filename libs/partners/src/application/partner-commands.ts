@@ -1,64 +1,34 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { EventMetadata } from '../../../event-store/src';
-import { EventStore, handleCommand } from '../../../event-store/src';
-import { Clock } from '../../../platform/src/clock/clock';
+import { CommandHandler } from '@nestjs/cqrs';
+import {
+  aggregateCommands,
+  type AggregateResult,
+  type AggregateSpec,
+  type CommandInput,
+} from '../../../event-store/src';
 import { decide, type PartnerCommand } from '../domain/decide';
 import { partnerEvolver, type Partner } from '../domain/partner';
 import { PartnerNotFound } from '../domain/partner-errors';
 import type { PartnerEvent } from '../domain/partner-events';
 import { partnerStream } from '../domain/partner-stream';
 
-/** What a partner command answers: the partner after it, and where its events landed. */
-export interface PartnerResult {
-  partner: Partner;
-  /** The events of this command (or of its earlier run, when `alreadyApplied`). */
-  events: PartnerEvent[];
-  /** Global position of the last event of this command, for read-your-writes; null if none. */
-  position: bigint | null;
-  /** An earlier run of the same request appended the events; nothing new was written. */
-  alreadyApplied: boolean;
-}
+/** `partner-{id}`: identity, API keys, configuration, feature flags, certification, page template. */
+export const partnerAggregate: AggregateSpec<PartnerCommand, Partner, PartnerEvent> = {
+  stream: partnerStream,
+  idOf: (command) => command.partnerId,
+  evolver: partnerEvolver,
+  decide,
+  notFound: (id) => new PartnerNotFound(id),
+};
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type PartnerCommandInput = CommandInput<PartnerCommand>;
+export type PartnerResult = AggregateResult<Partner, PartnerEvent>;
 
-/** A partner command as callers give it: the handler stamps the time from the clock. */
-export type PartnerCommandInput = DistributiveOmit<PartnerCommand, 'at'>;
+const partnerCommands = aggregateCommands(partnerAggregate);
 
-/** The one command of the partner context: the domain command inside says what to do. */
-export class ExecutePartnerCommand extends Command<PartnerResult> {
-  constructor(
-    readonly command: PartnerCommandInput,
-    readonly metadata: EventMetadata,
-  ) {
-    super();
-  }
-}
+/** Every partner write: `commandBus.execute(new RunPartnerCommand(command, metadata))`. */
+export class RunPartnerCommand extends partnerCommands.Command {}
 
-/** Load `partner-{id}`, decide, append with the expected revision, retry on a race. */
-@CommandHandler(ExecutePartnerCommand)
-export class ExecutePartnerCommandHandler implements ICommandHandler<ExecutePartnerCommand> {
-  constructor(
-    private readonly store: EventStore,
-    private readonly clock: Clock,
-  ) {}
+@CommandHandler(RunPartnerCommand)
+export class RunPartnerCommandHandler extends partnerCommands.Handler {}
 
-  async execute({ command, metadata }: ExecutePartnerCommand): Promise<PartnerResult> {
-    const at = this.clock.now();
-    const result = await handleCommand<Partner | null, PartnerEvent>(
-      this.store,
-      partnerStream(command.partnerId),
-      partnerEvolver,
-      (partner) => decide({ ...command, at } as PartnerCommand, partner),
-      metadata,
-    );
-    if (!result.state) throw new PartnerNotFound(command.partnerId);
-    return {
-      partner: result.state,
-      events: result.events,
-      position: result.position,
-      alreadyApplied: result.alreadyApplied,
-    };
-  }
-}
-
-export const PARTNER_COMMAND_HANDLERS = [ExecutePartnerCommandHandler];
+export const PARTNER_COMMAND_HANDLERS = [RunPartnerCommandHandler];

@@ -4,10 +4,7 @@ import { latestCompletedFlowFeatures } from './certification/certification-queri
 import { enabledFeatures } from './configuration/configuration';
 import { decideConfiguration, type ConfigurationCommand } from './configuration/configuration-decide';
 import type { BusinessAddress, PartnerEvent } from './partner-events';
-import {
-  decideHppTemplate,
-  type HppTemplateCommand,
-} from '../../../hosted-pages/src/domain/page-config/hpp-page-decide';
+import { decideHppTemplate, type HppTemplateCommand } from '../../../page-config/src';
 import { evolve, type PartnerStateOrNone } from './partner';
 import { ApiKeyNotFound, PartnerAlreadyExists, PartnerNotFound } from './partner-errors';
 import {

@@ -1,6 +1,6 @@
 import type { CertificationEvent } from './certification/certification-events';
 import type { ConfigurationEvent } from './configuration/configuration-events';
-import type { HppPageTemplateEvent } from '../../../hosted-pages/src/domain/page-config/hpp-page-events';
+import type { HppPageTemplateEvent } from '../../../page-config/src';
 
 /** Stored partner events. Stored types are never renamed or reshaped; add new ones instead. */
 

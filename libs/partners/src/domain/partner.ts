@@ -15,8 +15,8 @@ import {
   evolveHppTemplate,
   initialHppTemplateState,
   type HppTemplateState,
-} from '../../../hosted-pages/src/domain/page-config/hpp-page';
-import { isHppPageTemplateEvent } from '../../../hosted-pages/src/domain/page-config/hpp-page-events';
+  isHppPageTemplateEvent,
+} from '../../../page-config/src';
 import type {
   AvsDeclinePolicy,
   CertificationStatus,

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
-import { ExecutePartnerCommand } from '../application/partner-commands';
+import { RunPartnerCommand } from '../application/partner-commands';
 import { PartnerReader } from '../application/partner-reader';
 import {
   activeFlow,
@@ -16,7 +16,7 @@ import {
   toFlowResource,
   toRecertificationRequestResource,
 } from '../domain/certification';
-import { UuidParam } from './uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 
 /** The partner's certification ("Certification" in the spec). */
 @Controller()
@@ -42,12 +42,12 @@ export class CertificationController {
       ]),
     );
     const result = await this.commands.execute(
-      new ExecutePartnerCommand(
+      new RunPartnerCommand(
         { type: 'PrepareCertification', partnerId: caller.partnerId, flowId, checkIds },
         metadataOf(request),
       ),
     );
-    const flow = activeFlow(result.partner.certification);
+    const flow = activeFlow(result.state.certification);
     void reply.status(flow.id === flowId ? 201 : 200);
     return toFlowResource(flow);
   }

@@ -11,14 +11,14 @@ import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
 import { strictQuery } from '../../../platform/src/http/strict-query';
 import { ProjectionRunner } from '../../../projections/src';
-import { ExecutePartnerCommand } from '../application/partner-commands';
+import { RunPartnerCommand } from '../application/partner-commands';
 import { PartnerReader } from '../application/partner-reader';
 import { allFeatureFlagViews, toFeatureFlagSetting, toPartnerConfiguration } from '../domain/configuration';
 import { PartnerNotFound } from '../domain/partner-errors';
 import { checkFlagName } from './flag-name';
 import { PartnerFeatureFlagDto } from './partner.dto';
 import { Refused } from './refused.decorator';
-import { UuidParam } from './uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 
 const OPERATOR_MANAGED = 'is managed by the platform operator and cannot be changed by a partner';
 
@@ -86,7 +86,7 @@ export class PartnerConfigController {
   ) {
     checkFlagName(flagName);
     const result = await this.commands.execute(
-      new ExecutePartnerCommand(
+      new RunPartnerCommand(
         {
           type: 'SetFeatureFlag',
           partnerId: caller.partnerId,
@@ -102,12 +102,7 @@ export class PartnerConfigController {
     );
     // The guard reads enabled features from a read model: the next request must see the change.
     if (result.position !== null) await this.projections.waitFor(result.position, ['partner-access']);
-    return toFeatureFlagSetting(
-      caller.partnerId,
-      flagName,
-      result.partner.configuration,
-      result.partner.version,
-    );
+    return toFeatureFlagSetting(caller.partnerId, flagName, result.state.configuration, result.state.version);
   }
 
   @Get('partners/:partnerId')
@@ -132,7 +127,7 @@ export class PartnerConfigController {
   ) {
     if (partnerId !== caller.partnerId) throw new PartnerNotFound(partnerId);
     const result = await this.commands.execute(
-      new ExecutePartnerCommand(
+      new RunPartnerCommand(
         {
           type: 'UpdatePartnerSettings',
           partnerId,
@@ -148,6 +143,6 @@ export class PartnerConfigController {
     );
     // The IP allow-list is enforced from a read model: it applies from the next request on.
     if (result.position !== null) await this.projections.waitFor(result.position, ['partner-access']);
-    return toPartnerConfiguration(result.partner, result.partner.configuration);
+    return toPartnerConfiguration(result.state, result.state.configuration);
   }
 }

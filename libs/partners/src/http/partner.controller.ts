@@ -4,13 +4,13 @@ import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
-import { CurrentPartner } from '../../../platform/src/http/request-metadata';
+import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
 import { CertificationFacts } from '../application/certification-facts';
 import { PartnerReader } from '../application/partner-reader';
 import { toCapabilities, toPartnerResource } from '../application/partner-resources';
 import { partnerTransitions } from '../application/partner-transitions-view';
 import { PartnerNotFound } from '../domain/partner-errors';
-import { UuidParam } from './uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 
 /** The partner's own identity and capabilities ("Partner and capabilities" in the spec). */
 @Controller()
@@ -29,7 +29,7 @@ export class PartnerController {
     const partner = await this.facts.observe(
       await this.partners.get(caller.partnerId),
       'PARTNER_IDENTITY_READ',
-      request,
+      metadataOf(request, caller.partnerId),
     );
     return toPartnerResource(partner, this.config.appEnv, await this.partners.liveMerchantCount(partner.id));
   }

@@ -28,7 +28,7 @@ import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { ProjectionRunner } from '../../../projections/src';
 import {
-  ExecutePartnerCommand,
+  RunPartnerCommand,
   type PartnerCommandInput,
   type PartnerResult,
 } from '../application/partner-commands';
@@ -49,7 +49,7 @@ import {
   SetCertificationDto,
 } from './partner.dto';
 import { checkFlagName } from './flag-name';
-import { UuidParam } from './uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 
 /**
  * The operator tier for partners (CONTRACT §2): create and list partners, issue, rotate and
@@ -81,7 +81,7 @@ export class PlatformPartnersController {
       partnerType: body.partner_type,
       businessAddress: body.business_address ? { ...body.business_address } : null,
     });
-    return toPartnerResource(result.partner, this.config.appEnv, 0);
+    return toPartnerResource(result.state, this.config.appEnv, 0);
   }
 
   /** Every partner, newest first (the partner-list read model). */
@@ -152,7 +152,7 @@ export class PlatformPartnersController {
       scopes: body.scopes ?? [...ALL_PARTNER_SCOPES],
     });
     if (result.alreadyApplied) return this.reissueLostSecret(request, partnerId, keyId);
-    return toApiKeyResource(result.partner.apiKeys[keyId], fresh.key);
+    return toApiKeyResource(result.state.apiKeys[keyId], fresh.key);
   }
 
   /** 201 with the new `api_key`; the old one answers 401 from then on. */
@@ -171,7 +171,7 @@ export class PlatformPartnersController {
       keyHash: fresh.hash,
     });
     if (result.alreadyApplied) return this.reissueLostSecret(request, partnerId, keyId);
-    return toApiKeyResource(result.partner.apiKeys[keyId], fresh.key);
+    return toApiKeyResource(result.state.apiKeys[keyId], fresh.key);
   }
 
   @Delete(':partnerId/api-keys/:keyId')
@@ -196,7 +196,7 @@ export class PlatformPartnersController {
       partnerId,
       status: body.status,
     });
-    return toCapabilities(result.partner);
+    return toCapabilities(result.state);
   }
 
   @Put(':partnerId/feature-flags/:flagName')
@@ -218,7 +218,7 @@ export class PlatformPartnersController {
       actor: 'platform-operator',
       recertificationRequestId: idFor(request.commandId, 'recertification-request', randomUUID),
     });
-    return toFeatureFlagSetting(partnerId, flagName, result.partner.configuration, result.partner.version);
+    return toFeatureFlagSetting(partnerId, flagName, result.state.configuration, result.state.version);
   }
 
   /** The partner configuration as the partner sees it, `ip_allowlist` included. */
@@ -250,7 +250,7 @@ export class PlatformPartnersController {
       avsDeclinePolicy: body.avs_decline_policy,
       ipAllowlist: body.ip_allowlist,
     });
-    return toPartnerConfiguration(result.partner, result.partner.configuration);
+    return toPartnerConfiguration(result.state, result.state.configuration);
   }
 
   /**
@@ -265,7 +265,7 @@ export class PlatformPartnersController {
       { type: 'RotateApiKey', partnerId, keyId, prefix: fresh.prefix, keyHash: fresh.hash },
       randomUUID(),
     );
-    const key = result.partner.apiKeys[keyId];
+    const key = result.state.apiKeys[keyId];
     if (!key) throw new ApiKeyNotFound(keyId);
     return toApiKeyResource(key, fresh.key);
   }
@@ -284,7 +284,7 @@ export class PlatformPartnersController {
       ...metadataOf(request, partnerId),
       ...(causationId ? { causation_id: causationId } : {}),
     };
-    const result = await this.commands.execute(new ExecutePartnerCommand(command, metadata));
+    const result = await this.commands.execute(new RunPartnerCommand(command, metadata));
     if (result.position !== null && !(await this.projections.waitFor(result.position))) {
       this.logger.warn(
         { partner_id: partnerId, position: String(result.position) },

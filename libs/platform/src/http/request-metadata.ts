@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { EventMetadata } from '../../../event-store/src';
+import type { EventMetadata } from '../events/event-metadata';
 import { actorOf, type PartnerPrincipal, type Principal } from '../auth/principal';
 
 /**

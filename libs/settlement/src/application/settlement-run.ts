@@ -1,20 +1,26 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { EventMetadata } from '../../../event-store/src';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { MerchantReader } from '../../../merchants/src';
 import { Clock } from '../../../platform/src/clock/clock';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { ConcurrencyConflict, InvalidStateTransition } from '../../../platform/src/problem';
 import { ProjectionRunner } from '../../../projections/src';
-import { TransactionStore } from '../../../transactions/src/application/transaction-store';
-import { totalMinor, type Transaction } from '../../../transactions/src/domain/transaction';
+import {
+  RunTransactionCommand,
+  TransactionReader,
+  totalMinor,
+  type Transaction,
+} from '../../../transactions/src';
 import type { SettledMemberInput } from '../domain/decide';
 import type { SettlementBatch } from '../domain/settlement-batch';
 import { isDueForSettlement, SETTLEABLE_STATE, settlementDateOf } from '../domain/settlement-rules';
-import { SettlementBatchStore } from './settlement-batch-store';
+import { RunSettlementBatchCommand } from './settlement-batch-commands';
+import { SettlementBatchReader } from './settlement-batch-reader';
 
 /** The processor a merchant without a provisioned MID settles through (the sandbox gateway's). */
 export const DEFAULT_PROCESSOR_KEY = 'SANDBOX_PROCESSOR';
@@ -57,8 +63,9 @@ const SETTLEABLE = Object.entries(SETTLEABLE_STATE);
 @Injectable()
 export class SettlementRun {
   constructor(
-    private readonly transactions: TransactionStore,
-    private readonly batches: SettlementBatchStore,
+    private readonly commands: CommandBus,
+    private readonly transactions: TransactionReader,
+    private readonly batches: SettlementBatchReader,
     private readonly merchants: MerchantReader,
     private readonly projections: ProjectionRunner,
     private readonly pool: Pool,
@@ -125,21 +132,23 @@ export class SettlementRun {
     }
     if (members.length === 0) return { batch: null, position, failure };
 
-    const result = await this.batches.execute(
-      {
-        type: 'OpenSettlementBatch',
-        batchId,
-        merchantId,
-        partnerId,
-        currency,
-        processorKey: merchant?.processorMids[0]?.processor ?? DEFAULT_PROCESSOR_KEY,
-        runAt,
-        members,
-      },
-      { ...metadata, partner_id: partnerId },
+    const result = await this.commands.execute(
+      new RunSettlementBatchCommand(
+        {
+          type: 'OpenSettlementBatch',
+          batchId,
+          merchantId,
+          partnerId,
+          currency,
+          processorKey: merchant?.processorMids[0]?.processor ?? DEFAULT_PROCESSOR_KEY,
+          runAt,
+          members,
+        },
+        { ...metadata, partner_id: partnerId },
+      ),
     );
     // `position` is the last settle's: what `transaction-list` must reach before the answer.
-    return { batch: result.batch, position, failure };
+    return { batch: result.state, position, failure };
   }
 
   /**
@@ -158,16 +167,18 @@ export class SettlementRun {
     if (!isDueForSettlement(current, settlementDate)) return { transaction: null, position: null };
     const commandId = metadata.causation_id;
     try {
-      const result = await this.transactions.execute(
-        { type: 'Settle', transactionId, batchId },
-        {
-          ...metadata,
-          partner_id: current.partnerId,
-          causation_id: commandId ? idFor(commandId, `${transactionId}:settle`, randomUUID) : null,
-        },
+      const result = await this.commands.execute(
+        new RunTransactionCommand(
+          { type: 'Settle', transactionId, batchId },
+          {
+            ...metadata,
+            partner_id: current.partnerId,
+            causation_id: commandId ? idFor(commandId, `${transactionId}:settle`, randomUUID) : null,
+          },
+        ),
       );
-      const ours = result.transaction.batchId === batchId;
-      return { transaction: ours ? result.transaction : null, position: result.position };
+      const ours = result.state.batchId === batchId;
+      return { transaction: ours ? result.state : null, position: result.position };
     } catch (error) {
       // It moved on between the read and the write (voided, or settled by a concurrent run).
       if (!(error instanceof InvalidStateTransition) && !(error instanceof ConcurrencyConflict)) throw error;

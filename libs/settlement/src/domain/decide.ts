@@ -1,5 +1,5 @@
 import { sumMinor } from '../../../platform/src/money/money';
-import type { Rail, TransactionType } from '../../../transactions/src/domain/transaction-states';
+import type { Rail, TransactionType } from '../../../transactions/src/domain';
 import type { SettlementBatchOrNone } from './settlement-batch';
 import { SettlementBatchInvalid } from './settlement-batch-errors';
 import type { SettlementBatchEvent, SettlementBatchMember } from './settlement-batch-events';

@@ -1,4 +1,4 @@
-import { DomainError } from '../../../platform/src/problem';
+import { DomainError, NotFound } from '../../../platform/src/problem';
 
 /**
  * A batch the run must never open: no members, a member twice, a member of another currency or
@@ -9,5 +9,12 @@ export class SettlementBatchInvalid extends DomainError {
 
   constructor(message: string) {
     super(message);
+  }
+}
+
+/** A batch id that names no batch (404 `settlement_batch_not_found`). */
+export class SettlementBatchNotFound extends NotFound {
+  constructor(readonly batchId: string) {
+    super('settlement_batch_not_found', `settlement batch ${batchId} does not exist`);
   }
 }

@@ -1,4 +1,4 @@
-import type { Rail, TransactionType } from '../../../transactions/src/domain/transaction-states';
+import type { Rail, TransactionType } from '../../../transactions/src/domain';
 import type { ReportingBasis, TriggerType } from './settlement-batch-states';
 
 /**

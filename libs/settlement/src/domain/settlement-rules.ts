@@ -2,13 +2,11 @@ import {
   addBankingDays,
   nextBankingDayOnOrAfter,
   type IsoDate,
-} from '../../../transactions/src/domain/rules/banking-calendar';
-import type { Transaction } from '../../../transactions/src/domain/transaction';
-import type {
-  Rail,
-  TransactionState,
-  TransactionType,
-} from '../../../transactions/src/domain/transaction-states';
+  type Transaction,
+  type Rail,
+  type TransactionState,
+  type TransactionType,
+} from '../../../transactions/src/domain';
 
 /**
  * The rules of the end-of-day settlement run (docs/settlement.md), pure.

@@ -1,13 +1,12 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { MerchantReader } from '../../../merchants/src';
 import { OperatorRoute } from '../../../platform/src/auth/access';
 import { metadataOf } from '../../../platform/src/http/request-metadata';
 import { SettlementRun } from '../application/settlement-run';
 import { toBatchResource } from '../domain/settlement-batch-resource';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from '../../../platform/src/validation/uuid';
 
 export class SettlementRunDto {
   /** Settle this merchant only; without it, every merchant. */

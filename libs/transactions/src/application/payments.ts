@@ -1,14 +1,15 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { Inject, Injectable } from '@nestjs/common';
 import { NO_STREAM, type EventMetadata } from '../../../event-store/src';
-import { PaymentGateway, type ChargeResult } from '../../../gateway/src/gateway';
-import { CustomerReader } from '../../../customers/src/application/customer-reader';
-import { MerchantPricing } from '../../../merchants/src/application/merchant-pricing';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
-import { validateCustomFieldValues } from '../../../merchants/src/domain/custom-fields/custom-field-values';
-import type { Merchant } from '../../../merchants/src/domain/merchant';
-import { PartnerReader } from '../../../partners/src/application/partner-reader';
-import { assertFeaturesEnabled } from '../../../partners/src/domain/configuration/feature-gate';
-import type { Partner } from '../../../partners/src/domain/partner';
+import { PaymentGateway, type ChargeResult } from '../../../gateway/src';
+import { CustomerReader } from '../../../customers/src';
+import {
+  MerchantPricing,
+  MerchantReader,
+  validateCustomFieldValues,
+  type Merchant,
+} from '../../../merchants/src';
+import { PartnerReader, assertFeaturesEnabled, type Partner } from '../../../partners/src';
 import { Clock } from '../../../platform/src/clock/clock';
 import { sumMinor } from '../../../platform/src/money/money';
 import type { AppConfig } from '../../../platform/src/config/config';
@@ -16,13 +17,16 @@ import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { DomainError, InvalidStateTransition } from '../../../platform/src/problem';
 import { ProjectionRunner } from '../../../projections/src';
-import { CardVault } from '../../../vault/src/application/card-vault';
-import { StoredCredentialReader } from '../../../vault/src/application/stored-credential-reader';
-import { assertChargeable } from '../../../vault/src/domain/decide';
-import type { StoredCredential } from '../../../vault/src/domain/stored-credential';
-import type { BankDisplay, CardDisplay } from '../../../vault/src/domain/stored-credential-events';
-import type { UseType } from '../../../vault/src/domain/stored-credential-states';
-import { StoredCredentialNotFound } from '../../../vault/src/domain/stored-credential-errors';
+import {
+  CardVault,
+  StoredCredentialReader,
+  assertChargeable,
+  type StoredCredential,
+  type BankDisplay,
+  type CardDisplay,
+  type UseType,
+  StoredCredentialNotFound,
+} from '../../../vault/src';
 import { AVS_DECLINE_CODE, avsPolicyDeclines, declineReasonOf } from '../domain/avs-policy';
 import {
   nextBankingDayOnOrAfter,
@@ -44,11 +48,12 @@ import {
   type FollowUpRequest,
 } from '../domain/transaction-request';
 import {
-  TransactionStore,
+  RunTransactionCommand,
   type KnownTransactionStream,
   type TransactionCommandInput,
   type TransactionResult,
-} from './transaction-store';
+} from './transaction-commands';
+import { TransactionReader } from './transaction-reader';
 
 /** 502 `gateway_outcome_unknown`: retry with the same Idempotency-Key, or read the transaction. */
 export class GatewayOutcomeUnknown extends DomainError {
@@ -163,7 +168,8 @@ export interface RequestedPayment extends PaymentContext {
 @Injectable()
 export class Payments {
   constructor(
-    private readonly transactions: TransactionStore,
+    private readonly commands: CommandBus,
+    private readonly transactions: TransactionReader,
     private readonly merchants: MerchantReader,
     private readonly partners: PartnerReader,
     private readonly pricing: MerchantPricing,
@@ -311,7 +317,7 @@ export class Payments {
       // A fresh command's transaction cannot exist: append without reading the stream first.
       context.fresh ? { transaction: null, revision: NO_STREAM } : undefined,
     );
-    return this.finish(context, initiated.transaction, {
+    return this.finish(context, initiated.state, {
       cvc,
       revision: initiated.revision,
       partner,
@@ -426,7 +432,7 @@ export class Payments {
         known.revision === undefined ? undefined : { transaction: t, revision: known.revision },
       );
       await this.waitForList(recorded);
-      return recorded.transaction;
+      return recorded.state;
     } catch (error) {
       // The sweep (or a parallel retry) recorded the answer first: what it recorded stands.
       if (error instanceof InvalidStateTransition) return (await this.transactions.find(t.id))!;
@@ -440,7 +446,7 @@ export class Payments {
     return avsPolicyDeclines(partner.avsDeclinePolicy, avsResponseCode || null);
   }
 
-  /** One write to a transaction stream, as a named step of the request (see TransactionStore). */
+  /** One write to a transaction stream, as a named step of the request (see transactionAggregate). */
   async step(
     context: Pick<PaymentContext, 'commandId' | 'metadata'>,
     step: string,
@@ -454,7 +460,7 @@ export class Payments {
   ): Promise<Transaction> {
     const result = await this.write(context, step, command);
     if (options.wait) await this.waitForList(result);
-    return result.transaction;
+    return result.state;
   }
 
   /** The write of a step, without the read-model wait. */
@@ -465,7 +471,13 @@ export class Payments {
     known?: KnownTransactionStream,
   ): Promise<TransactionResult> {
     const causation = idFor(context.commandId, `${command.transactionId}:${step}`, () => context.commandId);
-    return this.transactions.execute(command, { ...context.metadata, causation_id: causation }, known);
+    return this.commands.execute(
+      new RunTransactionCommand(
+        command,
+        { ...context.metadata, causation_id: causation },
+        { known: known && { state: known.transaction, revision: known.revision } },
+      ),
+    );
   }
 
   /** Read-your-writes: `transaction-list` has the write (a list read right after finds it). */

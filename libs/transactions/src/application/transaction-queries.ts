@@ -14,6 +14,7 @@ import {
   type TransactionState,
   type TransactionType,
 } from '../domain/transaction-states';
+import { UUID } from '../../../platform/src/validation/uuid';
 
 /**
  * The read side of transactions: `GET /transactions` (list and search), `/transactions/summary`
@@ -42,7 +43,6 @@ export const MAX_SEARCH_LENGTH = 200;
 /** Filter amounts are dollars: the list's currency is the only one the platform takes (USD). */
 const FILTER_CURRENCY = 'USD';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LAST_FOUR = /^[0-9]{4}$/;
 const DATE_TIME =
   /^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,9}))?)?(?:([Zz])|([+-])([0-9]{2}):([0-9]{2}))$/;

@@ -1,3 +1,4 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
@@ -7,7 +8,8 @@ import { idFor, systemMetadata } from '../../../platform/src/http/request-metada
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { InvalidStateTransition } from '../../../platform/src/problem';
 import { GatewayOutcomeUnknown, Payments } from './payments';
-import { TransactionStore } from './transaction-store';
+import { RunTransactionCommand } from './transaction-commands';
+import { TransactionReader } from './transaction-reader';
 
 export const TRANSACTION_SWEEP_ACTOR = 'system:transaction-sweep';
 export const TRANSACTION_SWEEP_INTERVAL_MS = 15_000;
@@ -42,7 +44,8 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
 
   constructor(
     private readonly payments: Payments,
-    private readonly transactions: TransactionStore,
+    private readonly commands: CommandBus,
+    private readonly transactions: TransactionReader,
     private readonly pool: Pool,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -120,9 +123,11 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
     if (!transaction) return false;
     const commandId = idFor(transactionId, 'three-ds-timeout', () => transactionId);
     try {
-      const result = await this.transactions.execute(
-        { type: 'TimeOutThreeDs', transactionId },
-        systemMetadata(TRANSACTION_SWEEP_ACTOR, transaction.partnerId, commandId),
+      const result = await this.commands.execute(
+        new RunTransactionCommand(
+          { type: 'TimeOutThreeDs', transactionId },
+          systemMetadata(TRANSACTION_SWEEP_ACTOR, transaction.partnerId, commandId),
+        ),
       );
       return !result.alreadyApplied && result.events.length > 0;
     } catch (err) {

@@ -139,7 +139,7 @@ type Cmd = TransactionCommand extends infer C
 
 function run(events: TransactionEvent[], command: Cmd, at = AT) {
   const state = fold(events);
-  const out = decide(state, { ...command, transactionId: T, at } as TransactionCommand);
+  const out = decide({ ...command, transactionId: T, at } as TransactionCommand, state);
   return { out, after: out.reduce<TransactionOrNone>(evolve, state) as Transaction };
 }
 

@@ -118,7 +118,7 @@ export type TransactionCommand =
   | TimeOutThreeDs;
 
 /** The pure decision: the events a command produces on the transaction, or the error. */
-export function decide(state: TransactionOrNone, command: TransactionCommand): TransactionEvent[] {
+export function decide(command: TransactionCommand, state: TransactionOrNone): TransactionEvent[] {
   const at = command.at.toISOString();
   const transactionId = command.transactionId;
   if (command.type === 'InitiateTransaction') {

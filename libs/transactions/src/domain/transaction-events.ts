@@ -1,4 +1,4 @@
-import type { UseType } from '../../../vault/src/domain/stored-credential-states';
+import type { UseType } from '../../../vault/src/domain';
 import type { Rail, ThreeDsFailureReason, TransactionType } from './transaction-states';
 
 /**

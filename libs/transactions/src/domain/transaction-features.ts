@@ -1,4 +1,4 @@
-import type { FeatureNeed } from '../../../partners/src/domain/configuration/feature-gate';
+import type { FeatureNeed } from '../../../partners/src/domain';
 import type { TransactionRequest } from './transaction-request';
 
 /** The ACH types of `POST /transactions` (docs/feature-flags.md: `ach_payments`). */

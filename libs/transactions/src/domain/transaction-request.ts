@@ -1,8 +1,7 @@
 import { DomainError } from '../../../platform/src/problem';
 import { amountProblemMessage, parseAmount } from '../../../platform/src/money/amount';
-import { isUseType, type UseType } from '../../../vault/src/domain/stored-credential-states';
-import { isVaultTokenFormat } from '../../../vault/src/domain/vault-token';
-import { customFieldValuesFormErrors } from '../../../merchants/src/domain/custom-fields/custom-field-values';
+import { isUseType, type UseType, isVaultTokenFormat } from '../../../vault/src/domain';
+import { customFieldValuesFormErrors } from '../../../merchants/src/domain';
 import { validateRefundReason, validateReversalReason } from './rules';
 import type { FieldError } from './transaction-errors';
 import {
@@ -11,6 +10,7 @@ import {
   type FollowUpType,
   type TransactionType,
 } from './transaction-states';
+import { VERSIONED_UUID } from '../../../platform/src/validation/uuid';
 
 /**
  * The body of `POST /transactions`: one flat object discriminated by `type` (spec "Transactions",
@@ -139,8 +139,6 @@ export class TransactionTypeNotAllowed extends DomainError {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -226,7 +224,7 @@ function uuid(body: Record<string, unknown>, field: string, errors: FieldError[]
     if (required) errors.push({ field, message: 'is required' });
     return null;
   }
-  if (typeof value !== 'string' || !UUID.test(value)) {
+  if (typeof value !== 'string' || !VERSIONED_UUID.test(value)) {
     errors.push({ field, message: 'must be a UUID' });
     return null;
   }

@@ -1,7 +1,8 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { Body, Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { OperatorRoute } from '../../../platform/src/auth/access';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
@@ -11,7 +12,8 @@ import { problem } from '../../../platform/src/problem/problem';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
 import { PlainText } from '../../../platform/src/validation/plain-text';
 import { ProjectionRunner } from '../../../projections/src';
-import { TransactionStore, type TransactionCommandInput } from '../application/transaction-store';
+import { RunTransactionCommand, type TransactionCommandInput } from '../application/transaction-commands';
+import { TransactionReader } from '../application/transaction-reader';
 import { returnCode } from '../domain/rules';
 import { TransactionNotFound } from '../domain/transaction-errors';
 import { toTransactionResource } from '../domain/transaction-resource';
@@ -44,7 +46,8 @@ class ChargebackDto {
 @Controller('platform/sandbox/transactions/:transactionId')
 export class PlatformSandboxTransactionsController {
   constructor(
-    private readonly transactions: TransactionStore,
+    private readonly commands: CommandBus,
+    private readonly transactions: TransactionReader,
     private readonly projections: ProjectionRunner,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -96,8 +99,10 @@ export class PlatformSandboxTransactionsController {
     }
     const existing = await this.transactions.find(command.transactionId);
     if (!existing) throw new TransactionNotFound(command.transactionId);
-    const result = await this.transactions.execute(command, metadataOf(request, existing.partnerId));
+    const result = await this.commands.execute(
+      new RunTransactionCommand(command, metadataOf(request, existing.partnerId)),
+    );
     if (result.position !== null) await this.projections.waitFor(result.position, ['transaction-list']);
-    return toTransactionResource(result.transaction);
+    return toTransactionResource(result.state);
   }
 }

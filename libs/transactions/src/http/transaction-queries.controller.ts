@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Res, StreamableFile } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
+import { MerchantReader } from '../../../merchants/src';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
 import { Payments, type RequestedPayment } from '../application/payments';
-import { TransactionStore } from '../application/transaction-store';
+import { TransactionReader } from '../application/transaction-reader';
 import { toTransactionResource } from '../domain/transaction-resource';
 import { parseTransactionRequest } from '../domain/transaction-request';
 import { THREE_DS_FAILURE_REASONS, type ThreeDsFailureReason } from '../domain/transaction-states';
@@ -35,7 +35,7 @@ function parseThreeDsOutcome(body: unknown): 'authenticated' | ThreeDsFailureRea
 export class TransactionsController {
   constructor(
     private readonly payments: Payments,
-    private readonly transactions: TransactionStore,
+    private readonly transactions: TransactionReader,
   ) {}
 
   /**

@@ -9,8 +9,8 @@ import {
   parseExpMonth,
   parseExpYear,
   type CardFunding,
-} from '../../../gateway/src/card';
-import { PaymentGateway } from '../../../gateway/src/gateway';
+  PaymentGateway,
+} from '../../../gateway/src';
 import { isAbaRoutingNumber } from '../../../platform/src/banking/aba';
 import { SealedBox } from '../../../platform/src/crypto/sealed-box';
 import { migrateWithLock } from '../../../platform/src/database/migrate-with-lock';

@@ -1,58 +1,97 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { EventMetadata } from '../../../event-store/src';
-import { EventStore, handleCommand } from '../../../event-store/src';
-import { Clock } from '../../../platform/src/clock/clock';
+import { randomUUID } from 'node:crypto';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  aggregateCommands,
+  type AggregateResult,
+  type AggregateSpec,
+  type CommandInput,
+  type EventMetadata,
+} from '../../../event-store/src';
 import { decide, type StoredCredentialCommand } from '../domain/decide';
 import { storedCredentialEvolver, type StoredCredential } from '../domain/stored-credential';
 import { StoredCredentialNotFound } from '../domain/stored-credential-errors';
 import type { StoredCredentialEvent } from '../domain/stored-credential-events';
 import { storedCredentialStream } from '../domain/stored-credential-stream';
+import { StoredCredentialReader } from './stored-credential-reader';
 
-export interface StoredCredentialResult {
-  credential: StoredCredential;
-  events: StoredCredentialEvent[];
-  /** Global position of the command's last event, for read-your-writes; null if none. */
-  position: bigint | null;
-  alreadyApplied: boolean;
-}
+/** The projection every stored-credential write waits for, so the list answers it at once. */
+export const STORED_CREDENTIAL_LIST = 'stored-credential-list';
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** `stored_credential-{id}`: a vault entry's scope, consent and revocation. */
+export const storedCredentialAggregate: AggregateSpec<
+  StoredCredentialCommand,
+  StoredCredential,
+  StoredCredentialEvent
+> = {
+  stream: storedCredentialStream,
+  idOf: (command) => command.storedCredentialId,
+  evolver: storedCredentialEvolver,
+  decide,
+  notFound: (id) => new StoredCredentialNotFound(id),
+  // A list or a vault-token lookup that follows sees the write.
+  readModels: [STORED_CREDENTIAL_LIST],
+};
 
-/** A stored-credential command as callers give it: the handler stamps the time from the clock. */
-export type StoredCredentialCommandInput = DistributiveOmit<StoredCredentialCommand, 'at'>;
+export type StoredCredentialCommandInput = CommandInput<StoredCredentialCommand>;
+export type StoredCredentialResult = AggregateResult<StoredCredential, StoredCredentialEvent>;
 
-export class ExecuteStoredCredentialCommand extends Command<StoredCredentialResult> {
+const storedCredentialCommands = aggregateCommands(storedCredentialAggregate);
+
+/** Every stored-credential write: `commandBus.execute(new RunStoredCredentialCommand(command, metadata))`. */
+export class RunStoredCredentialCommand extends storedCredentialCommands.Command {}
+
+@CommandHandler(RunStoredCredentialCommand)
+export class RunStoredCredentialCommandHandler extends storedCredentialCommands.Handler {}
+
+type CreateCommand = Extract<StoredCredentialCommand, { type: 'CreateStoredCredential' }>;
+
+/**
+ * What minting needs: the vault token and display data the vault answered, the owners, the scope
+ * (`allowedUseTypes`) and the payer's consent. `storedCredentialId` should be derived from the
+ * caller's own command id (e.g. the completing session), so a re-run mints the same credential
+ * instead of a second one; a fresh UUID is used when it is left out.
+ */
+export type MintStoredCredentialInput = Omit<CreateCommand, 'type' | 'at' | 'storedCredentialId'> & {
+  storedCredentialId?: string;
+};
+
+/**
+ * Mints an ACTIVE credential (hosted-page completion; the spec has no create endpoint), with the
+ * caller's metadata (its actor, request and causation). A vault token is minted once: when the
+ * partner already has a credential on `vaultToken` (a re-run of the same completion), that
+ * credential is answered and nothing is recorded.
+ */
+export class MintStoredCredential extends Command<StoredCredential> {
   constructor(
-    readonly command: StoredCredentialCommandInput,
     readonly metadata: EventMetadata,
+    readonly input: MintStoredCredentialInput,
   ) {
     super();
   }
 }
 
-/** Load `stored_credential-{id}`, decide, append with the expected revision, retry on a race. */
-@CommandHandler(ExecuteStoredCredentialCommand)
-export class ExecuteStoredCredentialCommandHandler implements ICommandHandler<ExecuteStoredCredentialCommand> {
+@CommandHandler(MintStoredCredential)
+export class MintStoredCredentialHandler implements ICommandHandler<MintStoredCredential, StoredCredential> {
   constructor(
-    private readonly store: EventStore,
-    private readonly clock: Clock,
+    private readonly commands: CommandBus,
+    private readonly reader: StoredCredentialReader,
   ) {}
 
-  async execute({ command, metadata }: ExecuteStoredCredentialCommand): Promise<StoredCredentialResult> {
-    const at = this.clock.now();
-    const result = await handleCommand<StoredCredential | null, StoredCredentialEvent>(
-      this.store,
-      storedCredentialStream(command.storedCredentialId),
-      storedCredentialEvolver,
-      (credential) => decide({ ...command, at } as StoredCredentialCommand, credential),
-      metadata,
+  async execute({ metadata, input }: MintStoredCredential): Promise<StoredCredential> {
+    const existing = await this.reader.findByVaultToken(input.partnerId, input.vaultToken);
+    if (existing) {
+      if (existing.merchantId !== input.merchantId) {
+        throw new Error('a vault token of one merchant cannot be minted for another merchant');
+      }
+      return existing;
+    }
+    const { storedCredentialId, ...rest } = input;
+    const result = await this.commands.execute(
+      new RunStoredCredentialCommand(
+        { ...rest, type: 'CreateStoredCredential', storedCredentialId: storedCredentialId ?? randomUUID() },
+        metadata,
+      ),
     );
-    if (!result.state) throw new StoredCredentialNotFound(command.storedCredentialId);
-    return {
-      credential: result.state,
-      events: result.events,
-      position: result.position,
-      alreadyApplied: result.alreadyApplied,
-    };
+    return result.state;
   }
 }

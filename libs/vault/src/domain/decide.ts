@@ -1,4 +1,4 @@
-import { cardExpired } from '../../../gateway/src/card';
+import { cardExpired } from '../../../gateway/src';
 import { InvalidStateTransition } from '../../../platform/src/problem';
 import type { StoredCredential, StoredCredentialOrNone } from './stored-credential';
 import {

@@ -1,4 +1,4 @@
-import type { CardBrand, CardFunding } from '../../../gateway/src/card';
+import type { CardBrand, CardFunding } from '../../../gateway/src';
 import type { ConsentChannel, PaymentMethodType, UseType } from './stored-credential-states';
 
 /**

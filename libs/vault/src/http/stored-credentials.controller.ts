@@ -1,16 +1,18 @@
+import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { CommandBus } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
 import { Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
-import { MerchantReader } from '../../../merchants/src/application/merchant-reader';
-import { UuidParam } from '../../../partners/src/http/uuid-param.pipe';
+import { MerchantReader } from '../../../merchants/src';
+import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
 import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
-import { StoredCredentialCommands } from '../application/stored-credential-commands.service';
+import { RunStoredCredentialCommand } from '../application/stored-credential-commands';
 import { StoredCredentialReader } from '../application/stored-credential-reader';
 import type { StoredCredential } from '../domain/stored-credential';
 import { toStoredCredentialResource } from '../domain/stored-credential-resource';
@@ -31,7 +33,7 @@ import {
 @Controller('merchants/:merchantId/stored-credentials')
 export class StoredCredentialsController {
   constructor(
-    private readonly storedCredentialCommands: StoredCredentialCommands,
+    private readonly commands: CommandBus,
     private readonly credentials: StoredCredentialReader,
     private readonly merchants: MerchantReader,
     private readonly pool: Pool,
@@ -109,7 +111,12 @@ export class StoredCredentialsController {
     const reason = revocationReason(query);
     await this.merchants.getForPartner(merchantId, caller.partnerId);
     await this.credentials.getForMerchant(storedCredentialId, merchantId, caller.partnerId);
-    await this.storedCredentialCommands.revoke(request, caller.partnerId, storedCredentialId, reason);
+    await this.commands.execute(
+      new RunStoredCredentialCommand(
+        { type: 'RevokeStoredCredential', storedCredentialId, reason },
+        metadataOf(request, caller.partnerId),
+      ),
+    );
   }
 }
 

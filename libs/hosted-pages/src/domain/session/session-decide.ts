@@ -1,5 +1,5 @@
 import { InvalidStateTransition } from '../../../../platform/src/problem';
-import type { TransactionPrice } from '../../../../merchants/src/domain/fees/fee-pricing';
+import type { TransactionPrice } from '../../../../merchants/src/domain';
 import { effectiveState, isExpired, type HppSession, type HppSessionStateOrNone } from './session';
 import { HppSessionCommandInvalid, HppSessionNotFound } from './session-errors';
 import type { HppBankSummary, HppCardSummary, HppPriceData, HppSessionEvent } from './session-events';

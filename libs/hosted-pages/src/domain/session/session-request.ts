@@ -1,6 +1,6 @@
 import { plainTextProblem } from '../../../../platform/src/validation/plain-text';
 import { CURRENCY_EXPONENTS, amountProblemMessage, parseAmount } from '../../../../platform/src/money/amount';
-import { USE_TYPES, type UseType } from '../../../../vault/src/domain/stored-credential-states';
+import { USE_TYPES, type UseType } from '../../../../vault/src/domain';
 import { HppCaptureModeReserved, HppSessionInvalid, type FieldError } from './session-errors';
 import {
   AMOUNT_MODES,
@@ -16,6 +16,7 @@ import {
   type PagePurpose,
   type RenderingMode,
 } from './session-states';
+import { UUID } from '../../../../platform/src/validation/uuid';
 
 /**
  * The body of `POST /hpp/sessions` (spec "Hosted payment pages", CONTRACT §4 and §8). Field names
@@ -107,8 +108,6 @@ export const RECURRING_PLAN_FIELDS = [
 ] as const;
 
 export const CUSTOM_FIELD_LIMITS = { maxFields: 20, nameMax: 64, valueMax: 255 } as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Body = Record<string, unknown>;
 const isObject = (value: unknown): value is Body =>

@@ -1,4 +1,4 @@
-import { DEFAULT_APPEARANCE, type Appearance } from '../../domain/page-config/appearance';
+import { DEFAULT_APPEARANCE, type Appearance } from '../../../../page-config/src/appearance';
 import type { PageSession, PaymentPageInput } from '../render';
 
 export const SESSION_ID = '5d8e2a10-3c4b-4f6a-9b7c-1d2e3f405162';

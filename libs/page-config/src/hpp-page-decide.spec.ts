@@ -1,5 +1,5 @@
-import { deciderSpec } from '../../../../../test/support/decider-spec';
-import { statusForCode } from '../../../../platform/src/problem';
+import { deciderSpec } from '../../../test/support/decider-spec';
+import { statusForCode } from '../../platform/src/problem';
 import { DEFAULT_APPEARANCE, PRESETS, resolveAppearance, type Appearance } from './appearance';
 import { EMBEDDING_DOMAINS_MAX } from './embedding-domains';
 import {

@@ -1,4 +1,4 @@
-import { forbiddenCharacter } from '../../../../platform/src/validation/plain-text';
+import { forbiddenCharacter } from '../../platform/src/validation/plain-text';
 import type { FieldError } from './hpp-page-errors';
 
 /**

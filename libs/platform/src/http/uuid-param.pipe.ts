@@ -1,7 +1,6 @@
 import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
-import { validationProblem } from '../../../platform/src/validation/validation.pipe';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from '../validation/uuid';
+import { validationProblem } from '../validation/validation.pipe';
 
 /** A path id that is not a UUID is a malformed request (400), not a missing record (404). */
 @Injectable()

@@ -1,7 +1,8 @@
 import { useTestEventStore } from '../../../../test/support/event-store';
-import type { PostgresEventStore } from '../../../event-store/src/postgres/postgres-event-store';
-import { SANDBOX_CLOCK_STREAM, SandboxClock } from './sandbox-clock';
+import type { PostgresEventStore } from '../../../../libs/event-store/src/postgres/postgres-event-store';
+import { SandboxClock } from '../../../../libs/platform/src/clock/sandbox-clock';
 import { testMetadata } from '../../../../test/support/metadata';
+import { SANDBOX_CLOCK_STREAM, SandboxClockStore } from './sandbox-clock-store';
 
 const metadata = testMetadata({ actor: 'operator', request_id: 'req-clock', idempotency_key: 'clock-1' });
 
@@ -11,8 +12,10 @@ describe('the sandbox clock', () => {
 
   const db = useTestEventStore('sandbox_clock', clock);
   let store: PostgresEventStore;
+  let clocks: SandboxClockStore;
   beforeAll(() => {
     store = db.store;
+    clocks = new SandboxClockStore(clock, store);
   });
 
   it('runs on real time until advanced', () => {
@@ -20,7 +23,7 @@ describe('the sandbox clock', () => {
   });
 
   it('advances, records the advance as an event, and stamps later events with sandbox time', async () => {
-    const now = await clock.advance(store, 3600, metadata);
+    const now = await clocks.advance(3600, metadata);
     expect(now.toISOString()).toBe('2026-11-01T01:00:00.000Z');
     expect(clock.now().toISOString()).toBe('2026-11-01T01:00:00.000Z');
     const [event] = await store.readStream(SANDBOX_CLOCK_STREAM);
@@ -40,23 +43,23 @@ describe('the sandbox clock', () => {
   });
 
   it('survives a restart: a new clock loads the offset from the stream', async () => {
-    await clock.advance(store, 60, metadata);
+    await clocks.advance(60, metadata);
     const restarted = new SandboxClock(() => real);
-    await restarted.load(store);
+    await new SandboxClockStore(restarted, store).load();
     expect(restarted.now().toISOString()).toBe('2026-11-01T01:01:00.000Z');
   });
 
   it('does not lose an advance made by another process', async () => {
-    const other = new SandboxClock(() => real);
-    await other.load(store);
-    await other.advance(store, 10, metadata);
-    await clock.advance(store, 10, metadata); // reloads before appending
+    const other = new SandboxClockStore(new SandboxClock(() => real), store);
+    await other.load();
+    await other.advance(10, metadata);
+    await clocks.advance(10, metadata); // reloads before appending
     expect(clock.now().toISOString()).toBe('2026-11-01T01:01:20.000Z');
   });
 
   it('refuses to go backwards or by a fraction', async () => {
-    await expect(clock.advance(store, 0, metadata)).rejects.toThrow(RangeError);
-    await expect(clock.advance(store, -5, metadata)).rejects.toThrow(RangeError);
-    await expect(clock.advance(store, 1.5, metadata)).rejects.toThrow(RangeError);
+    await expect(clocks.advance(0, metadata)).rejects.toThrow(RangeError);
+    await expect(clocks.advance(-5, metadata)).rejects.toThrow(RangeError);
+    await expect(clocks.advance(1.5, metadata)).rejects.toThrow(RangeError);
   });
 });

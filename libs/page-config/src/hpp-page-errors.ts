@@ -1,4 +1,4 @@
-import { DomainError, NotFound } from '../../../../platform/src/problem';
+import { DomainError, NotFound } from '../../platform/src/problem';
 
 /** One broken rule, rendered as an entry of the problem's `errors` (CONTRACT §7). */
 export interface FieldError {

@@ -1,0 +1,3 @@
+export * from './domain';
+export { CustomersModule } from './customers.module';
+export { CustomerReader } from './application/customer-reader';

@@ -1,0 +1,2 @@
+export * from './domain/session';
+export { HostedPagesModule } from './hosted-pages.module';

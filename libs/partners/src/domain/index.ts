@@ -1,0 +1,1 @@
+export type { FeatureNeed } from './configuration/feature-gate';
