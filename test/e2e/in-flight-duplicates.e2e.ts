@@ -4,7 +4,7 @@ import type { SandboxGateway } from '../../libs/gateway/src/sandbox/sandbox-gate
 import { createLogger } from '../../libs/platform/src/logging/logger';
 import { idFor } from '../../libs/platform/src/http/request-metadata';
 import { fingerprintOf } from '../../libs/platform/src/idempotency/idempotency-store';
-import { Payments } from '../../libs/transactions/src/application/payments';
+import { Charges } from '../../libs/transactions/src/application/charge';
 import {
   parseTransactionRequest,
   type ChargeRequest,
@@ -178,7 +178,7 @@ describe('POST /transactions: a twin of a request still in flight', () => {
     try {
       await expect(
         platform()
-          .service.app.get(Payments)
+          .service.app.get(Charges)
           .charge(
             {
               partnerId: partner.id,

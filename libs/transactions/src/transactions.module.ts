@@ -2,7 +2,10 @@ import { Module } from '@nestjs/common';
 import { CustomersModule } from '../../customers/src';
 import { MerchantsModule } from '../../merchants/src';
 import { VaultModule } from '../../vault/src';
-import { Payments } from './application/payments';
+import { Charges } from './application/charge';
+import { FollowUps } from './application/follow-up';
+import { GatewayOutcomes } from './application/gateway-outcome';
+import { TransactionSteps } from './application/transaction-steps';
 import { TransactionQueries } from './application/transaction-queries';
 import { RunTransactionCommandHandler } from './application/transaction-commands';
 import { TransactionReader } from './application/transaction-reader';
@@ -18,10 +21,13 @@ import { TransactionQueriesController } from './http/transaction-queries.control
   providers: [
     RunTransactionCommandHandler,
     TransactionReader,
-    Payments,
+    TransactionSteps,
+    GatewayOutcomes,
+    Charges,
+    FollowUps,
     TransactionQueries,
     TransactionSweeps,
   ],
-  exports: [Payments, TransactionReader],
+  exports: [Charges, TransactionReader],
 })
 export class TransactionsModule {}

@@ -9,7 +9,7 @@ import { Clock } from '../../../platform/src/clock/clock';
 import { SealedBox } from '../../../platform/src/crypto/sealed-box';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { InvalidStateTransition } from '../../../platform/src/problem';
-import { GatewayOutcomeUnknown, Payments, totalMinor, type Transaction } from '../../../transactions/src';
+import { Charges, GatewayOutcomeUnknown, totalMinor, type Transaction } from '../../../transactions/src';
 import { CardVault, type VaultInstrument, MintStoredCredential } from '../../../vault/src';
 import { effectiveState, type HppSession } from '../domain/session/session';
 import { issueCsrfToken, verifyCsrfToken } from '../page/csrf';
@@ -41,7 +41,7 @@ export type CheckoutOutcome =
  *
  * Order: CSRF → form rules → the partner still accepts the method (accepted_methods; ACH also
  * needs `ach_payments`) → vault → (save page or "save" checkbox) mint the stored credential →
- * (payment page) charge through {@link Payments.chargeHosted}, the same path as POST /transactions
+ * (payment page) charge through {@link Charges.chargeHosted}, the same path as POST /transactions
  * → complete the session. A decline or an invalid entry counts as a failed attempt; the 5th locks
  * the session (card-testing defence). The charge's command id is derived from the session and the
  * attempt number, so a re-post of the same attempt (a double submit, a retry after an unknown
@@ -56,7 +56,7 @@ export class HostedCheckout {
     private readonly merchants: MerchantReader,
     private readonly vault: CardVault,
     private readonly commands: CommandBus,
-    private readonly payments: Payments,
+    private readonly charges: Charges,
     private readonly partners: PartnerReader,
     private readonly gateway: PaymentGateway,
     private readonly pool: Pool,
@@ -219,7 +219,7 @@ export class HostedCheckout {
     if (session.pagePurpose === 'payment') {
       const amountMinor = input.amountMinor ?? BigInt(session.amountMinor ?? '0');
       try {
-        transaction = await this.payments.chargeHosted(
+        transaction = await this.charges.chargeHosted(
           {
             partnerId: session.partnerId,
             commandId: idFor(session.id, `hpp-charge:${session.failedAttempts}`, () => session.id),

@@ -18,7 +18,7 @@ import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { DomainError } from '../../../platform/src/problem';
 import { PartnerReader, assertFeaturesEnabled, type FeatureNeed } from '../../../partners/src';
-import { CustomFieldsInvalid, MerchantNotTransactable } from '../../../transactions/src';
+import { assertMerchantTransactable, CustomFieldsInvalid } from '../../../transactions/src';
 import { parseSessionRequest, type HppSessionRequest } from '../domain/session/session-request';
 import {
   toSessionCreateResource,
@@ -131,7 +131,8 @@ export class HppSessions {
     assertFeaturesEnabled(caller.enabledFeatures, featuresNeeded(parsed));
     await this.assertMethodAccepted(caller.partnerId, parsed.paymentMethod);
     const merchant = await this.merchants.getForPartner(parsed.merchantId, caller.partnerId);
-    this.assertTransactable(merchant);
+    // The rule a charge applies, so a page is never handed to a payer whose payment would be refused.
+    assertMerchantTransactable(merchant, this.config.appEnv);
     if (parsed.customerId !== null) {
       await this.customers.getForMerchant(parsed.customerId, merchant.id, caller.partnerId);
     }
@@ -188,17 +189,6 @@ export class HppSessions {
     // An empty list (never stored: the settings refuse one) would restrict nothing, as on the page.
     if (accepted.length > 0 && !METHODS_OF[paymentMethod].some((method) => accepted.includes(method))) {
       throw new PaymentMethodNotAccepted(paymentMethod, accepted);
-    }
-  }
-
-  /**
-   * The rule of `Payments.assertTransactable` (sandbox: ACTIVE or LIVE; production: LIVE), with its
-   * error, so a page is never handed to a payer whose payment would be refused.
-   */
-  private assertTransactable(merchant: Merchant): void {
-    const allowed = this.config.appEnv === 'production' ? ['LIVE'] : ['ACTIVE', 'LIVE'];
-    if (!allowed.includes(merchant.state)) {
-      throw new MerchantNotTransactable(merchant.id, merchant.state, this.config.appEnv);
     }
   }
 

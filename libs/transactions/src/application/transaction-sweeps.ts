@@ -7,7 +7,8 @@ import { PeriodicTask } from '../../../platform/src/scheduling/periodic-task';
 import { idFor, systemMetadata } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { InvalidStateTransition } from '../../../platform/src/problem';
-import { GatewayOutcomeUnknown, Payments } from './payments';
+import { GatewayOutcomeUnknown } from '../domain/transaction-errors';
+import { GatewayOutcomes } from './gateway-outcome';
 import { RunTransactionCommand } from './transaction-commands';
 import { TransactionReader } from './transaction-reader';
 
@@ -29,7 +30,7 @@ export interface SweepResult {
 /**
  * The two background sweeps of the transaction stream (spec Errors; spec state table row 1):
  * 1. Pending gateway answers (502 `gateway_outcome_unknown`): after {@link PENDING_GRACE_MS} the
- *    sweep resolves the transaction on its own through {@link Payments.resolve}, which asks the
+ *    sweep resolves the transaction on its own through {@link GatewayOutcomes.resolve}, which asks the
  *    gateway about the transaction's reference and re-sends only what the gateway never received,
  *    so the sweep and a partner's retry can race without charging twice.
  * 2. 3DS challenges: a THREE_DS_PENDING transaction past its 15 minutes becomes THREE_DS_FAILED
@@ -43,7 +44,7 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
   private readonly task: PeriodicTask<SweepResult>;
 
   constructor(
-    private readonly payments: Payments,
+    private readonly outcomes: GatewayOutcomes,
     private readonly commands: CommandBus,
     private readonly transactions: TransactionReader,
     private readonly pool: Pool,
@@ -105,7 +106,7 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
     if (!transaction || transaction.state !== 'INITIATED' || !transaction.outcomePending) return 'skipped';
     const commandId = idFor(transactionId, `sweep:${transaction.version}`, () => transactionId);
     try {
-      await this.payments.resolve(
+      await this.outcomes.resolve(
         { commandId, metadata: systemMetadata(TRANSACTION_SWEEP_ACTOR, transaction.partnerId, commandId) },
         transaction,
       );

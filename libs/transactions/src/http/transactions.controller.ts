@@ -4,7 +4,11 @@ import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
-import { Payments, type RequestedPayment } from '../application/payments';
+import { Charges } from '../application/charge';
+import { FollowUps } from '../application/follow-up';
+import { GatewayOutcomes } from '../application/gateway-outcome';
+import type { RequestedPayment } from '../application/payment-context';
+import { TransactionSteps } from '../application/transaction-steps';
 import { TransactionReader } from '../application/transaction-reader';
 import { toTransactionResource } from '../domain/transaction-resource';
 import { parseTransactionRequest } from '../domain/transaction-request';
@@ -34,7 +38,10 @@ function parseThreeDsOutcome(body: unknown): 'authenticated' | ThreeDsFailureRea
 @Controller('transactions')
 export class TransactionsController {
   constructor(
-    private readonly payments: Payments,
+    private readonly charges: Charges,
+    private readonly followUps: FollowUps,
+    private readonly outcomes: GatewayOutcomes,
+    private readonly steps: TransactionSteps,
     private readonly transactions: TransactionReader,
   ) {}
 
@@ -64,8 +71,8 @@ export class TransactionsController {
     };
     const transaction =
       parsed.kind === 'charge'
-        ? await this.payments.charge(context, parsed)
-        : await this.payments.followUp(context, parsed);
+        ? await this.charges.charge(context, parsed)
+        : await this.followUps.followUp(context, parsed);
     return toTransactionResource(transaction);
   }
 
@@ -92,13 +99,13 @@ export class TransactionsController {
       commandId: request.commandId ?? String(request.id),
       metadata: metadataOf(request, caller.partnerId),
     };
-    const after = await this.payments.step(context, 'three-ds', {
+    const after = await this.steps.step(context, 'three-ds', {
       type: 'CompleteThreeDs',
       transactionId: transaction.id,
       outcome,
     });
     return toTransactionResource(
-      after.state === 'INITIATED' ? await this.payments.resolve(context, after) : after,
+      after.state === 'INITIATED' ? await this.outcomes.resolve(context, after) : after,
     );
   }
 

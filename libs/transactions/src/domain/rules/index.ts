@@ -6,3 +6,4 @@ export * from './decimal';
 export * from './level-data';
 export * from './reversal-reason';
 export * from './refund-reason';
+export * from './merchant-transactable';
