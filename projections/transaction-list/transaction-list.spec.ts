@@ -10,7 +10,7 @@ import {
 } from '../../libs/transactions/src/domain/transaction-events';
 import { createTestDatabase, dropTestDatabase } from '../../test/support/database';
 import { testMetadata } from '../../test/support/metadata';
-import { ALL_MERCHANTS as LIST_ALL_MERCHANTS } from '../../libs/transactions/src/application/transaction-queries';
+import { ALL_MERCHANTS as LIST_ALL_MERCHANTS } from '../../libs/transactions/src/application/transaction-list-sql';
 import { TransactionList1764420000000 } from './1764420000000-transaction-list.migration';
 import { TransactionListCounts1764420000001 } from './1764420000001-transaction-list-counts.migration';
 import { TransactionListMoney1764420000002 } from './1764420000002-transaction-list-money.migration';

@@ -6,4 +6,5 @@ export { GatewayOutcomes } from './application/gateway-outcome';
 export type { ChargeFacts, PaymentContext, RequestedPayment } from './application/payment-context';
 export { TransactionReader } from './application/transaction-reader';
 export { RunTransactionCommand } from './application/transaction-commands';
-export { ALL_MERCHANTS, filterConditions, parseTransactionFilters } from './application/transaction-queries';
+export { ALL_MERCHANTS, filterConditions } from './application/transaction-list-sql';
+export { parseTransactionFilters } from './wire/transaction-filters';

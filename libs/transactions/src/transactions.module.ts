@@ -6,7 +6,9 @@ import { Charges } from './application/charge';
 import { FollowUps } from './application/follow-up';
 import { GatewayOutcomes } from './application/gateway-outcome';
 import { TransactionSteps } from './application/transaction-steps';
-import { TransactionQueries } from './application/transaction-queries';
+import { TransactionExport } from './application/export-transactions';
+import { TransactionList } from './application/list-transactions';
+import { TransactionSummaries } from './application/transaction-summary';
 import { RunTransactionCommandHandler } from './application/transaction-commands';
 import { TransactionReader } from './application/transaction-reader';
 import { TransactionSweeps } from './application/transaction-sweeps';
@@ -25,7 +27,9 @@ import { TransactionQueriesController } from './http/transaction-queries.control
     GatewayOutcomes,
     Charges,
     FollowUps,
-    TransactionQueries,
+    TransactionList,
+    TransactionSummaries,
+    TransactionExport,
     TransactionSweeps,
   ],
   exports: [Charges, TransactionReader],

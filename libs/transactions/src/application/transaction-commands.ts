@@ -14,7 +14,7 @@ import { transactionStream, type TransactionEvent } from '../domain/transaction-
  * `transaction-{id}`. One request may write several times to one stream (initiate, then the
  * gateway's answer); each step carries its own `causation_id`, derived from the request's command
  * id and the step's name, so a re-run recognises exactly the steps its first run finished. The
- * payment use cases wait for `transaction-list` themselves, once per request (see `Payments`).
+ * payment use cases wait for `transaction-list` themselves, once per request (see `TransactionSteps`).
  */
 export const transactionAggregate: AggregateSpec<TransactionCommand, Transaction, TransactionEvent> = {
   stream: transactionStream,

@@ -5,14 +5,16 @@ import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { TransactionExport } from '../application/export-transactions';
+import { TransactionList } from '../application/list-transactions';
+import { toListItem } from '../application/transaction-list-sql';
+import { TransactionSummaries } from '../application/transaction-summary';
 import {
   filterScope,
   parseTransactionFilters,
-  toListItem,
-  TransactionQueries,
   type TransactionFilters,
   type TransactionQueryKind,
-} from '../application/transaction-queries';
+} from '../wire/transaction-filters';
 
 const LIST = 'transactions';
 
@@ -26,7 +28,9 @@ const LIST = 'transactions';
 @Controller('transactions')
 export class TransactionQueriesController {
   constructor(
-    private readonly queries: TransactionQueries,
+    private readonly lists: TransactionList,
+    private readonly summaries: TransactionSummaries,
+    private readonly exports: TransactionExport,
     private readonly merchants: MerchantReader,
     private readonly cursors: CursorCodec,
   ) {}
@@ -38,7 +42,7 @@ export class TransactionQueriesController {
     const filters = await this.filters(query, 'list', caller);
     const scope = filterScope(caller.partnerId, filters);
     const page = pageRequest(query, this.cursors, LIST, scope);
-    const { rows, total } = await this.queries.list(caller.partnerId, filters, page);
+    const { rows, total } = await this.lists.list(caller.partnerId, filters, page);
     return toPage(
       rows,
       page,
@@ -54,7 +58,7 @@ export class TransactionQueriesController {
   @PartnerRoute('transaction:read')
   async summary(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = await this.filters(query, 'summary', caller);
-    return this.queries.summary(caller.partnerId, filters);
+    return this.summaries.summary(caller.partnerId, filters);
   }
 
   /** RFC 4180 CSV of every filtered transaction, streamed (no paging). */
@@ -66,7 +70,7 @@ export class TransactionQueriesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const filters = await this.filters(query, 'export', caller);
-    const stream = await this.queries.export(caller.partnerId, filters);
+    const stream = await this.exports.export(caller.partnerId, filters);
     void reply.header('cache-control', 'no-store');
     return new StreamableFile(stream, {
       type: 'text/csv; charset=utf-8',

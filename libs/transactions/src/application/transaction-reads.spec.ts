@@ -10,19 +10,16 @@ import { createDataSource, runMigrations } from '../../../platform/src/database/
 import { ProblemException } from '../../../platform/src/problem/problem.filter';
 import { PROJECTION_ENGINE_ENTITIES, PROJECTION_ENGINE_MIGRATIONS } from '../../../projections/src';
 import {
-  ALL_MERCHANTS,
-  countedByProjector,
-  createdSpan,
-  CSV_HEADER,
-  csvCell,
   filterScope,
   parseInstant,
   parseTransactionFilters,
-  ratio4,
-  summaryOutcome,
-  TransactionQueries,
   type TransactionFilters,
-} from './transaction-queries';
+} from '../wire/transaction-filters';
+import { CSV_HEADER, csvCell } from '../wire/transactions-csv';
+import { TransactionExport } from './export-transactions';
+import { TransactionList } from './list-transactions';
+import { ALL_MERCHANTS, countedByProjector, createdSpan } from './transaction-list-sql';
+import { ratio4, summaryOutcome, TransactionSummaries } from './transaction-summary';
 
 const PARTNER = '11111111-1111-4111-8111-111111111111';
 const OTHER_PARTNER = '99999999-9999-4999-8999-999999999999';
@@ -330,11 +327,15 @@ describe('list totals and created ranges', () => {
   });
 });
 
-describe('TransactionQueries on PostgreSQL', () => {
+describe('the transaction reads (list, summary, export) on PostgreSQL', () => {
   let url: string;
   let db: DataSource;
   let pool: Pool;
-  let queries: TransactionQueries;
+  let queries: {
+    list: TransactionList['list'];
+    summary: TransactionSummaries['summary'];
+    export: TransactionExport['export'];
+  };
   const filters = (query: Record<string, unknown> = {}): TransactionFilters =>
     parseTransactionFilters(query, 'summary');
   const page = { pageSize: 100, after: null };
@@ -405,7 +406,16 @@ describe('TransactionQueries on PostgreSQL', () => {
     await db.initialize();
     await runMigrations(db);
     pool = new Pool({ connectionString: url, max: 4 });
-    queries = new TransactionQueries(pool);
+    const [list, summaries, exports] = [
+      new TransactionList(pool),
+      new TransactionSummaries(pool),
+      new TransactionExport(pool),
+    ];
+    queries = {
+      list: list.list.bind(list),
+      summary: summaries.summary.bind(summaries),
+      export: exports.export.bind(exports),
+    };
     await pool.query(
       `insert into merchant_list (id, partner_id, business_name, contact_email, contact_name, state,
          merchant_category_code, processor_mids, resubmission_count, resubmission_limit, created_at,
