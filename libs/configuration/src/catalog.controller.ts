@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { PartnerRoute } from '../../platform/src/auth/access';
 import { strictQuery } from '../../platform/src/http/strict-query';
-import { MCC_CATALOG } from './mcc-catalog';
-import { US_STATES } from './us-states';
+import { MCC_CATALOG } from './domain/mcc-catalog';
+import { US_STATES } from './domain/us-states';
 
 /** Reference data partners build forms from (spec "Catalog items"). */
 @Controller('config')

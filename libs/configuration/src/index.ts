@@ -1,3 +1,2 @@
-export * from './mcc-catalog';
-export * from './us-states';
+export * from './domain';
 export { ConfigurationModule } from './configuration.module';

@@ -1,10 +1,5 @@
 import { CommandHandler } from '@nestjs/cqrs';
-import {
-  aggregateCommands,
-  type AggregateResult,
-  type AggregateSpec,
-  type CommandInput,
-} from '../../../event-store/src';
+import { aggregateCommands, type AggregateSpec, type CommandInput } from '../../../event-store/src';
 import { customerEvolver, type Customer } from '../domain/customer';
 import { CustomerNotFound } from '../domain/customer-errors';
 import type { CustomerEvent } from '../domain/customer-events';
@@ -23,7 +18,6 @@ export const customerAggregate: AggregateSpec<CustomerCommand, Customer, Custome
 };
 
 export type CustomerCommandInput = CommandInput<CustomerCommand>;
-export type CustomerResult = AggregateResult<Customer, CustomerEvent>;
 
 const customerCommands = aggregateCommands(customerAggregate);
 

@@ -1,4 +1,4 @@
-import { ISO_COUNTRY_CODES, isIsoCountryCode } from './country-codes';
+import { ISO_COUNTRY_CODES, isIsoCountryCode } from '../../../configuration/src/domain/countries';
 import {
   checkAddress,
   checkDisplayName,

@@ -1,6 +1,5 @@
-import { isUsStateCode } from '../../../configuration/src';
+import { isIsoCountryCode, isUsStateCode } from '../../../configuration/src/domain';
 import { plainTextProblem } from '../../../platform/src/validation/plain-text';
-import { isIsoCountryCode } from './country-codes';
 import type { CustomerAddress } from './customer-events';
 import type { FieldError } from './customer-errors';
 
@@ -36,7 +35,7 @@ export const EMAIL_PATTERN = new RegExp(`^${LOCAL_ATOM}(?:\\.${LOCAL_ATOM})*@(?:
 export const US_ZIP = /^[0-9]{5}(?:-[0-9]{4})?$/;
 /** Letters and digits, inner spaces and hyphens (`SW1A 1AA`, `10115`, `K1A 0B1`, `1010-001`). */
 export const POSTAL_CODE = /^[A-Za-z0-9](?:[A-Za-z0-9 -]*[A-Za-z0-9])?$/;
-/** Upper-case ISO 3166-1 alpha-2 shape; the code must also be assigned (country-codes.ts). */
+/** Upper-case ISO 3166-1 alpha-2 shape; the code must also be assigned (configuration/src/countries.ts). */
 export const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };

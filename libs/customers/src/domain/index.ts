@@ -1,4 +1,3 @@
-export * from './country-codes';
 export * from './customer';
 export * from './customer-errors';
 export * from './customer-events';

@@ -1,10 +1,5 @@
 import { CommandHandler } from '@nestjs/cqrs';
-import {
-  aggregateCommands,
-  type AggregateResult,
-  type AggregateSpec,
-  type CommandInput,
-} from '../../../event-store/src';
+import { aggregateCommands, type AggregateSpec, type CommandInput } from '../../../event-store/src';
 import { decide, type HppSessionCommand } from '../domain/session/session-decide';
 import { hppSessionEvolver, type HppSession } from '../domain/session/session';
 import { HppSessionNotFound } from '../domain/session/session-errors';
@@ -24,7 +19,6 @@ export const hppSessionAggregate: AggregateSpec<HppSessionCommand, HppSession, H
 };
 
 export type HppSessionCommandInput = CommandInput<HppSessionCommand>;
-export type HppSessionResult = AggregateResult<HppSession, HppSessionEvent>;
 
 const hppSessionCommands = aggregateCommands(hppSessionAggregate);
 

@@ -1,10 +1,5 @@
 import { CommandHandler } from '@nestjs/cqrs';
-import {
-  aggregateCommands,
-  type AggregateResult,
-  type AggregateSpec,
-  type CommandInput,
-} from '../../../event-store/src';
+import { aggregateCommands, type AggregateSpec, type CommandInput } from '../../../event-store/src';
 import { decide, type MerchantStreamCommand } from '../domain/decide';
 import { merchantEvolver, type Merchant, type MerchantStreamEvent } from '../domain/merchant';
 import { MerchantNotFound } from '../domain/merchant-errors';
@@ -22,7 +17,6 @@ export const merchantAggregate: AggregateSpec<MerchantStreamCommand, Merchant, M
 };
 
 export type MerchantCommandInput = CommandInput<MerchantStreamCommand>;
-export type MerchantResult = AggregateResult<Merchant, MerchantStreamEvent>;
 
 const merchantCommands = aggregateCommands(merchantAggregate);
 

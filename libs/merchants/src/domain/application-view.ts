@@ -1,4 +1,4 @@
-import { findMcc } from '../../../configuration/src';
+import { findMcc } from '../../../configuration/src/domain';
 import type { Merchant } from './merchant';
 
 /**

@@ -1,10 +1,5 @@
 import { CommandHandler } from '@nestjs/cqrs';
-import {
-  aggregateCommands,
-  type AggregateResult,
-  type AggregateSpec,
-  type CommandInput,
-} from '../../../event-store/src';
+import { aggregateCommands, type AggregateSpec } from '../../../event-store/src';
 import { decide, type SettlementBatchCommand } from '../domain/decide';
 import { settlementBatchEvolver, type SettlementBatch } from '../domain/settlement-batch';
 import { SettlementBatchNotFound } from '../domain/settlement-batch-errors';
@@ -23,9 +18,6 @@ export const settlementBatchAggregate: AggregateSpec<
   // Every batch command creates or follows an open, so a batch exists after any of them.
   notFound: (id) => new SettlementBatchNotFound(id),
 };
-
-export type SettlementBatchCommandInput = CommandInput<SettlementBatchCommand>;
-export type SettlementBatchResult = AggregateResult<SettlementBatch, SettlementBatchEvent>;
 
 const settlementBatchCommands = aggregateCommands(settlementBatchAggregate);
 

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import {
-  aggregateCommands,
-  type AggregateResult,
-  type AggregateSpec,
-  type CommandInput,
-  type EventMetadata,
-} from '../../../event-store/src';
+import { aggregateCommands, type AggregateSpec, type EventMetadata } from '../../../event-store/src';
 import { decide, type StoredCredentialCommand } from '../domain/decide';
 import { storedCredentialEvolver, type StoredCredential } from '../domain/stored-credential';
 import { StoredCredentialNotFound } from '../domain/stored-credential-errors';
@@ -31,9 +25,6 @@ export const storedCredentialAggregate: AggregateSpec<
   // A list or a vault-token lookup that follows sees the write.
   readModels: [STORED_CREDENTIAL_LIST],
 };
-
-export type StoredCredentialCommandInput = CommandInput<StoredCredentialCommand>;
-export type StoredCredentialResult = AggregateResult<StoredCredential, StoredCredentialEvent>;
 
 const storedCredentialCommands = aggregateCommands(storedCredentialAggregate);
 

@@ -1,7 +1,6 @@
 export * from './field-error';
 export * from './nacha-return-codes';
 export * from './banking-calendar';
-export * from './iso-country-alpha3';
 export * from './decimal';
 export * from './level-data';
 export * from './reversal-reason';

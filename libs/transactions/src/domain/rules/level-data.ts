@@ -2,7 +2,7 @@ import { amountProblemMessage, formatAmount, parseAmount } from '../../../../pla
 import { compareMinor, percentOfMinor, subtractMinor, sumMinor } from '../../../../platform/src/money/money';
 import { formatScaledDecimal, parseScaledDecimal, type DecimalProblem } from './decimal';
 import type { FieldError } from './field-error';
-import { isIsoAlpha3CountryCode } from './iso-country-alpha3';
+import { isIsoAlpha3CountryCode } from '../../../../configuration/src/domain';
 import { codePoints, isAbsent, isPlainObject, unknownKeys } from './shape';
 
 /*

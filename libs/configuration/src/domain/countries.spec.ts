@@ -1,4 +1,4 @@
-import { ISO_ALPHA3_COUNTRY_CODES, isIsoAlpha3CountryCode } from './iso-country-alpha3';
+import { ISO_ALPHA3_COUNTRY_CODES, isIsoAlpha3CountryCode } from './countries';
 
 describe('ISO 3166-1 alpha-3 country codes', () => {
   it('lists the 249 assigned codes once each', () => {

@@ -1,0 +1,3 @@
+export * from './countries';
+export * from './mcc-catalog';
+export * from './us-states';
