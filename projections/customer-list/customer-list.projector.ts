@@ -1,5 +1,4 @@
-import type { EntityManager } from 'typeorm';
-import type { RecordedEvent } from '../../libs/event-store/src';
+import { SnapshotListProjector } from '../../libs/projections/src';
 import {
   evolve,
   type Customer,
@@ -9,44 +8,26 @@ import {
 } from '../../libs/customers/src';
 
 /**
- * `customer_list`: one row per customer (for `GET /merchants/{id}/customers`), rebuilt by folding
- * the aggregate's own `evolve` over a JSON snapshot, so the list can never disagree with the
- * customer read. A deleted customer keeps its row with `deleted = true` (the list leaves it out).
+ * `customer_list`: one row per customer (for `GET /merchants/{id}/customers`). A deleted customer
+ * keeps its row with `deleted = true` (the list leaves it out).
  */
-export class CustomerListProjector {
-  readonly name = 'customer-list';
-  readonly eventTypes = CUSTOMER_EVENT_TYPES;
-  readonly tables = ['customer_list'];
-
-  async handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
-    const id = recorded.stream.slice(CUSTOMER_STREAM_PREFIX.length);
-    const rows = (await tx.query('select snapshot, created_position from customer_list where id = $1', [
-      id,
-    ])) as { snapshot: Customer; created_position: string }[];
-    const customer = evolve(rows[0]?.snapshot ?? null, {
-      type: recorded.type,
-      data: recorded.data,
-    } as CustomerEvent);
-    if (!customer) return;
-    await tx.query(
-      `insert into customer_list (id, merchant_id, partner_id, email, display_name, deleted, created_at,
-         created_position, version, snapshot)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       on conflict (id) do update set
-         email = excluded.email, display_name = excluded.display_name, deleted = excluded.deleted,
-         version = excluded.version, snapshot = excluded.snapshot`,
-      [
-        customer.id,
-        customer.merchantId,
-        customer.partnerId,
-        customer.email,
-        customer.displayName,
-        customer.deleted,
-        customer.createdAt,
-        rows[0]?.created_position ?? recorded.globalPosition.toString(),
-        customer.version,
-        JSON.stringify(customer),
-      ],
-    );
+export class CustomerListProjector extends SnapshotListProjector<Customer> {
+  constructor() {
+    super({
+      name: 'customer-list',
+      table: 'customer_list',
+      eventTypes: CUSTOMER_EVENT_TYPES,
+      streamPrefix: CUSTOMER_STREAM_PREFIX,
+      evolve: (state, event) => evolve(state, event as CustomerEvent),
+      columns: (customer) => ({
+        merchant_id: customer.merchantId,
+        partner_id: customer.partnerId,
+        email: customer.email,
+        display_name: customer.displayName,
+        deleted: customer.deleted,
+        created_at: customer.createdAt,
+        version: customer.version,
+      }),
+    });
   }
 }

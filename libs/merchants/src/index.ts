@@ -9,3 +9,4 @@ export {
 export type { TransactionPrice } from './domain/fees/fee-pricing';
 export { RunMerchantCommand } from './application/merchant-commands';
 export type { MerchantCommandInput } from './application/merchant-commands';
+export { runMerchantCommand } from './http/run-merchant-command';

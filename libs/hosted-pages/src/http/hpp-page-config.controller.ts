@@ -25,7 +25,7 @@ import { queryParam, strictQuery } from '../../../platform/src/http/strict-query
 import { RunPartnerCommand, PartnerReader } from '../../../partners/src';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import {
-  RunMerchantCommand,
+  runMerchantCommand,
   type MerchantCommandInput,
   MerchantReader,
   type Merchant,
@@ -209,8 +209,6 @@ export class HppPageConfigController {
     command: MerchantCommandInput,
   ): Promise<Merchant> {
     await this.merchants.getForPartner(merchantId, caller.partnerId);
-    return (
-      await this.commands.execute(new RunMerchantCommand(command, metadataOf(request, caller.partnerId)))
-    ).state;
+    return runMerchantCommand(this.commands, request, caller.partnerId, command);
   }
 }

@@ -1,4 +1,4 @@
-import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { runMerchantCommand } from './run-merchant-command';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
@@ -12,7 +12,7 @@ import { validationProblem } from '../../../platform/src/validation/validation.p
 import { PlainText } from '../../../platform/src/validation/plain-text';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { BankAccountVault } from '../application/bank-account-vault';
-import { RunMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
+import type { MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import { isAbaRoutingNumber } from '../../../platform/src/banking/aba';
 import { BankAccountMissing, BANK_ACCOUNT_TYPES, toBankVerification } from '../domain/bank/bank-verification';
@@ -126,8 +126,6 @@ export class BankVerificationController {
     caller: PartnerPrincipal,
     command: MerchantCommandInput,
   ): Promise<Merchant> {
-    return (
-      await this.commands.execute(new RunMerchantCommand(command, metadataOf(request, caller.partnerId)))
-    ).state;
+    return runMerchantCommand(this.commands, request, caller.partnerId, command);
   }
 }

@@ -1,6 +1,5 @@
-import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { runMerchantCommand } from './run-merchant-command';
 import { CommandBus } from '@nestjs/cqrs';
-import { RunMerchantCommand } from '../application/merchant-commands';
 import { Body, Controller, Get, Param, Put, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
@@ -110,8 +109,6 @@ export class FeesController {
   ): Promise<Merchant> {
     const eligibility = await this.eligibilityOf(merchant);
     const command = { type, merchantId: merchant.id, partnerId: caller.partnerId, body, eligibility };
-    return (
-      await this.commands.execute(new RunMerchantCommand(command, metadataOf(request, caller.partnerId)))
-    ).state;
+    return runMerchantCommand(this.commands, request, caller.partnerId, command);
   }
 }

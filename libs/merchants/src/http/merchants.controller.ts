@@ -1,4 +1,4 @@
-import { metadataOf } from '../../../platform/src/http/request-metadata';
+import { runMerchantCommand } from './run-merchant-command';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
@@ -12,7 +12,7 @@ import { CursorCodec, pageRequest, toPage } from '../../../platform/src/paginati
 import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { hipaaBaaStatusFor } from '../application/merchant-catalog';
-import { RunMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
+import type { MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
 import type { MerchantChanges } from '../domain/decide';
 import type { Merchant } from '../domain/merchant';
@@ -195,9 +195,7 @@ export class MerchantsController {
     caller: PartnerPrincipal,
     command: MerchantCommandInput,
   ): Promise<Merchant> {
-    return (
-      await this.commands.execute(new RunMerchantCommand(command, metadataOf(request, caller.partnerId)))
-    ).state;
+    return runMerchantCommand(this.commands, request, caller.partnerId, command);
   }
 }
 
