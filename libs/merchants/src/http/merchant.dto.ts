@@ -1,18 +1,7 @@
-import {
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { US_STATES } from '../../../configuration/src';
 import { PlainText } from '../../../platform/src/validation/plain-text';
+import { RequiredText, EmailAddress } from '../../../platform/src/validation/text-fields';
 import { MERCHANT_CHANNELS as CHANNELS, MERCHANT_OPERATOR_ACTIONS } from '../domain/merchant-states';
 
 const NOT_BLANK = /\S/;
@@ -24,21 +13,13 @@ const present = (_: object, value: unknown) => value !== undefined;
 
 /** `POST /merchants` (CONTRACT §8: the four required fields, the rest optional). */
 export class CreateMerchantDto {
-  @IsString()
-  @Length(1, 200)
-  @Matches(NOT_BLANK, { message: 'must not be blank' })
-  @PlainText()
+  @RequiredText(200)
   business_name!: string;
 
-  @IsEmail({}, { message: 'must be an email address' })
-  @MaxLength(254)
-  @PlainText()
+  @EmailAddress()
   contact_email!: string;
 
-  @IsString()
-  @Length(1, 200)
-  @Matches(NOT_BLANK, { message: 'must not be blank' })
-  @PlainText()
+  @RequiredText(200)
   contact_name!: string;
 
   @IsString()
@@ -52,9 +33,7 @@ export class CreateMerchantDto {
   authorized_signer_name?: string;
 
   @IsOptional()
-  @IsEmail({}, { message: 'must be an email address' })
-  @MaxLength(254)
-  @PlainText()
+  @EmailAddress()
   authorized_signer_email?: string;
 
   @IsOptional()
@@ -76,23 +55,15 @@ export class CreateMerchantDto {
 /** `PATCH /merchants/{id}`: only provided fields change; none may be set to null. */
 export class UpdateMerchantDto {
   @ValidateIf(present)
-  @IsString()
-  @Length(1, 200)
-  @Matches(NOT_BLANK, { message: 'must not be blank' })
-  @PlainText()
+  @RequiredText(200)
   business_name?: string;
 
   @ValidateIf(present)
-  @IsEmail({}, { message: 'must be an email address' })
-  @MaxLength(254)
-  @PlainText()
+  @EmailAddress()
   contact_email?: string;
 
   @ValidateIf(present)
-  @IsString()
-  @Length(1, 200)
-  @Matches(NOT_BLANK, { message: 'must not be blank' })
-  @PlainText()
+  @RequiredText(200)
   contact_name?: string;
 
   @ValidateIf(present)
@@ -107,9 +78,7 @@ export class UpdateMerchantDto {
   authorized_signer_name?: string;
 
   @ValidateIf(present)
-  @IsEmail({}, { message: 'must be an email address' })
-  @MaxLength(254)
-  @PlainText()
+  @EmailAddress()
   authorized_signer_email?: string;
 
   @ValidateIf(present)

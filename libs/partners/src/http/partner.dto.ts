@@ -5,7 +5,6 @@ import {
   ArrayUnique,
   IsArray,
   IsBoolean,
-  IsEmail,
   IsIn,
   IsOptional,
   IsString,
@@ -16,6 +15,7 @@ import {
 } from 'class-validator';
 import { ALL_PARTNER_SCOPES } from '../../../platform/src/auth/scopes';
 import { PlainText } from '../../../platform/src/validation/plain-text';
+import { RequiredText, EmailAddress } from '../../../platform/src/validation/text-fields';
 import {
   AVS_DECLINE_POLICIES,
   CERTIFICATION_STATUSES,
@@ -23,13 +23,8 @@ import {
   RATE_LIMIT_TIERS,
 } from '../domain/partner-transitions';
 
-const NOT_BLANK = /\S/;
-
 export class BusinessAddressDto {
-  @IsString()
-  @Length(1, 200)
-  @Matches(NOT_BLANK, { message: 'must not be blank' })
-  @PlainText()
+  @RequiredText(200)
   address_line1!: string;
 
   @IsOptional()
@@ -38,10 +33,7 @@ export class BusinessAddressDto {
   @PlainText()
   address_line2?: string;
 
-  @IsString()
-  @Length(1, 100)
-  @Matches(NOT_BLANK, { message: 'must not be blank' })
-  @PlainText()
+  @RequiredText(100)
   city!: string;
 
   @IsString()
@@ -61,21 +53,13 @@ export class BusinessAddressDto {
 
 /** `POST /platform/partners` (CONTRACT §2). */
 export class CreatePartnerDto {
-  @IsString()
-  @Length(1, 200)
-  @Matches(NOT_BLANK, { message: 'must not be blank' })
-  @PlainText()
+  @RequiredText(200)
   name!: string;
 
-  @IsEmail({}, { message: 'must be an email address' })
-  @MaxLength(254)
-  @PlainText()
+  @EmailAddress()
   contact_email!: string;
 
-  @IsString()
-  @Length(1, 200)
-  @Matches(NOT_BLANK, { message: 'must not be blank' })
-  @PlainText()
+  @RequiredText(200)
   contact_name!: string;
 
   @IsOptional()
