@@ -658,23 +658,31 @@ async function listBench(
   return { rows, seedSeconds, indexSeconds, vacuumSeconds, tableSize: size[0].size };
 }
 
-export async function benchTransactions(options: TransactionBenchOptions): Promise<TransactionBenchResult> {
-  const admin = new Client({ connectionString: options.adminUrl });
+/**
+ * The service as a benchmark runs it: a fresh `bench_service` database on the benchmark's
+ * PostgreSQL, silent logs, a generated operator key.
+ */
+export async function startBenchService(adminUrl: string, dataDir: string) {
+  const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query('create database bench_service');
   await admin.end();
-  const databaseUrl = new URL(options.adminUrl);
+  const databaseUrl = new URL(adminUrl);
   databaseUrl.pathname = '/bench_service';
-
   const operator = generateKey('cop').key;
   const config = loadConfig({
     PORT: '0',
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl.toString(),
-    DATA_DIR: options.dataDir,
+    DATA_DIR: dataDir,
     PLATFORM_OPERATOR_KEY: operator,
   });
   const service = await startService(config, createLogger(config.logLevel));
+  return { service, operator, databaseUrl: databaseUrl.toString() };
+}
+
+export async function benchTransactions(options: TransactionBenchOptions): Promise<TransactionBenchResult> {
+  const { service, operator } = await startBenchService(options.adminUrl, options.dataDir);
   try {
     console.log(
       `transactions: ${Math.max(...CONNECTIONS)} partners with an ACTIVE merchant and a stored card...`,

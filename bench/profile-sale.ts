@@ -19,12 +19,8 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { startService } from '../apps/api/src/server';
-import { generateKey } from '../libs/platform/src/auth/secret-key';
-import { loadConfig } from '../libs/platform/src/config/config';
 import { startEmbeddedPostgres } from '../libs/platform/src/database/embedded-postgres';
-import { createLogger } from '../libs/platform/src/logging/logger';
-import { salePartner, saleBody, type BenchPartner } from './bench-transactions';
+import { salePartner, saleBody, startBenchService, type BenchPartner } from './bench-transactions';
 import { cpuSince, sampleCpu } from './cpu';
 import { runLoad, type LoadSpec } from './load-worker';
 
@@ -56,22 +52,8 @@ async function main(): Promise<void> {
     dir: path.join(dir, 'postgres'),
     settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_utility': 'on' },
   });
-  const admin = new Client({ connectionString: db.url });
-  await admin.connect();
-  await admin.query('create database bench_service');
-  await admin.end();
-  const databaseUrl = new URL(db.url);
-  databaseUrl.pathname = '/bench_service';
-  const operator = generateKey('cop').key;
-  const config = loadConfig({
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: databaseUrl.toString(),
-    DATA_DIR: path.join(dir, 'service'),
-    PLATFORM_OPERATOR_KEY: operator,
-  });
-  const service = await startService(config, createLogger(config.logLevel));
-  const stats = new Client({ connectionString: databaseUrl.toString() });
+  const { service, operator, databaseUrl } = await startBenchService(db.url, path.join(dir, 'service'));
+  const stats = new Client({ connectionString: databaseUrl });
   try {
     const partners: BenchPartner[] = await Promise.all(
       Array.from({ length: connections }, (_, n) => salePartner(service, operator, n)),

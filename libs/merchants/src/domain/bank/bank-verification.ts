@@ -52,13 +52,11 @@ export function isBankEvent(event: { type: string }): event is BankEvent {
   return (BANK_EVENT_TYPES as readonly string[]).includes(event.type);
 }
 
-export interface BankState {
-  accountRef: string;
-  routingLast4: string;
-  accountLast4: string;
-  accountType: BankAccountType;
-  accountHolderName: string;
-  providerReference: string;
+/** The account as set (its event's data, less the owners and the time) and where verification stands. */
+export interface BankState extends Omit<
+  MerchantBankAccountSet['data'],
+  'merchantId' | 'partnerId' | 'setAt'
+> {
   status: Exclude<BankVerificationStatus, 'NOT_STARTED'>;
   failureReason: string | null;
   submittedAt: string;
@@ -68,17 +66,12 @@ export interface BankState {
 
 export function evolveBank(state: BankState | null, event: BankEvent): BankState | null {
   if (event.type === 'MerchantBankAccountSet') {
-    const d = event.data;
+    const { merchantId: _merchantId, partnerId: _partnerId, setAt, ...account } = event.data;
     return {
-      accountRef: d.accountRef,
-      routingLast4: d.routingLast4,
-      accountLast4: d.accountLast4,
-      accountType: d.accountType,
-      accountHolderName: d.accountHolderName,
-      providerReference: d.providerReference,
+      ...account,
       status: 'PENDING',
       failureReason: null,
-      submittedAt: d.setAt,
+      submittedAt: setAt,
       checkedAt: null,
       checks: 0,
     };
