@@ -5,6 +5,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { Pool } from 'pg';
 import { EventStore, READ_MODEL_WAIT, type ReadModelWait } from '../../../libs/event-store/src';
 import { Clock } from '../../../libs/platform/src/clock/clock';
+import { ClockAdvanceHooks } from '../../../libs/platform/src/clock/clock-advance-hooks';
 import { APP_CONFIG } from '../../../libs/platform/src/config/config.token';
 import { ProblemFilter } from '../../../libs/platform/src/problem/problem.filter';
 import { AuthGuard } from '../../../libs/platform/src/auth/auth.guard';
@@ -70,6 +71,7 @@ export class AppModule {
         { provide: RouteTable, useValue: routes },
         { provide: CursorCodec, useValue: new CursorCodec(cursorSecret) },
         { provide: RateLimiter, useValue: new RateLimiter() },
+        { provide: ClockAdvanceHooks, useValue: new ClockAdvanceHooks() },
       ],
       exports: [
         APP_CONFIG,
@@ -87,6 +89,7 @@ export class AppModule {
         RouteTable,
         CursorCodec,
         RateLimiter,
+        ClockAdvanceHooks,
       ],
     };
     return {

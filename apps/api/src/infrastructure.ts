@@ -44,6 +44,9 @@ export interface Infrastructure {
   stopSweepers(): void;
 }
 
+/** How often a sandbox process reads advances of the shared clock made by another process. */
+export const SANDBOX_CLOCK_REFRESH_MS = 1_000;
+
 /** A pool connection that fails waits for no one: its pool replaces it, requests answer 503. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -96,6 +99,14 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     started.push({ stop: () => eventStore.close() });
     const sandboxClock = clock instanceof SandboxClock ? new SandboxClockStore(clock, eventStore) : null;
     await sandboxClock?.load();
+    // Another process on the same database may advance sandbox time: follow it within a second.
+    const clockFollow = sandboxClock
+      ? setInterval(() => {
+          sandboxClock.refresh().catch((err: unknown) => logger.debug({ err }, 'sandbox clock refresh failed'));
+        }, SANDBOX_CLOCK_REFRESH_MS)
+      : null;
+    clockFollow?.unref();
+    started.push({ stop: async () => clockFollow && clearInterval(clockFollow) });
 
     await IdempotencyStore.migrate(pool);
     const idempotency = new IdempotencyStore(pool, clock);
@@ -144,7 +155,10 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
       vault,
       idempotency,
       database,
-      stopSweepers: () => clearInterval(purge),
+      stopSweepers: () => {
+        clearInterval(purge);
+        if (clockFollow) clearInterval(clockFollow);
+      },
     };
   } catch (error) {
     for (const part of started.reverse()) await part.stop().catch(() => undefined);
