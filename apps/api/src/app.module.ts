@@ -28,6 +28,7 @@ import { PartnersModule } from '../../../libs/partners/src';
 import { VaultModule } from '../../../libs/vault/src';
 import { TransactionsModule } from '../../../libs/transactions/src';
 import { SettlementModule } from '../../../libs/settlement/src';
+import { RecurringModule } from '../../../libs/recurring/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
@@ -105,6 +106,7 @@ export class AppModule {
         VaultModule,
         TransactionsModule,
         SettlementModule,
+        RecurringModule,
       ],
       controllers: [HealthController, PlatformOpsController, SystemStatusController],
       providers: [
