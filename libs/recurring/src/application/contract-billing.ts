@@ -158,7 +158,7 @@ export class ContractBilling {
       const now = this.clock.now();
 
       if (contract.inFlight) {
-        if ((await this.charge(contract, contract.inFlight, facts, tally)) !== 'recorded') return;
+        if ((await this.charge(contract, contract.inFlight, facts, tally, false)) !== 'recorded') return;
         continue;
       }
       if (contract.state === 'PENDING_ACTIVATION') {
@@ -207,7 +207,10 @@ export class ContractBilling {
         throw error;
       }
       const attempt = started.state.inFlight;
-      if (!attempt || (await this.charge(started.state, attempt, facts, tally)) !== 'recorded') return;
+      const justStarted = !started.alreadyApplied;
+      if (!attempt || (await this.charge(started.state, attempt, facts, tally, justStarted)) !== 'recorded') {
+        return;
+      }
     }
     this.logger.warn({ contract_id: contractId }, 'contract still due after the most steps one pass takes');
   }
@@ -235,6 +238,8 @@ export class ContractBilling {
     attempt: InFlightAttempt,
     facts: PassFacts,
     tally: BillingTally,
+    /** This pass just recorded the attempt: nothing of its charge can exist unless the key says so. */
+    justStarted: boolean,
   ): Promise<'recorded' | 'pending' | 'busy'> {
     const key = attempt.idempotencyKey;
     const scope = `partner:${contract.partnerId}`;
@@ -266,10 +271,7 @@ export class ContractBilling {
     }
 
     // Paused or cancelled before its transaction was recorded: the charge never happens.
-    if (
-      contract.state !== 'ACTIVE' &&
-      (!begun.resumed || !(await this.transactions.find(attempt.transactionId)))
-    ) {
+    if (contract.state !== 'ACTIVE' && !(await this.transactions.find(attempt.transactionId))) {
       await this.idempotency.abandon(scope, key, begun.lease);
       const reasonCode = contract.state === 'PAUSED' ? 'contract_paused' : 'contract_cancelled';
       await this.withdraw(contract, attempt, reasonCode);
@@ -283,7 +285,7 @@ export class ContractBilling {
           contract,
           commandId,
           key,
-          begun.resumed,
+          justStarted && !begun.resumed,
           await facts.enabledFeatures(contract.partnerId),
         ),
         {
@@ -405,16 +407,17 @@ export class ContractBilling {
     contract: Contract,
     commandId: string,
     key: string,
-    resumed: boolean,
+    fresh: boolean,
     features: readonly string[],
   ): RequestedPayment {
     return {
       partnerId: contract.partnerId,
       enabledFeatures: features,
       commandId,
-      // A key taken for the first time: its transaction cannot exist (a stale guess only costs a
-      // retry of the append; the transaction id derives from the command id either way).
-      fresh: !resumed,
+      // An attempt this pass began, under a key taken for the first time: its transaction cannot
+      // exist yet, so the charge skips looking for it. An attempt found in flight may have one
+      // (its key's record can be new because its 24 hours ran out): the charge looks first.
+      fresh,
       metadata: {
         actor: RECURRING_ACTOR,
         partner_id: contract.partnerId,

@@ -38,11 +38,14 @@ import { ContractReader } from './contract-reader';
 
 /**
  * The feature flags a contract body needs besides the route's `recurring_billing`
- * (docs/feature-flags.md), checked right after its form: Level 2/3 data and custom fields.
+ * (docs/feature-flags.md), checked right after its form: ACH, Level 2/3 data, custom fields.
  * `installments` depends on the token's scope, so it is checked once the token is read.
  */
 function featuresNeeded(request: ContractRequest): FeatureNeed[] {
   const needs: FeatureNeed[] = [];
+  if (request.paymentMethodType === 'ACH') {
+    needs.push({ flag: 'ach_payments', field: 'payment_method_type', what: 'an ACH contract' });
+  }
   if (request.level2Data !== null) {
     needs.push({ flag: 'level2_level3_data', field: 'level2_data', what: 'level2_data on a contract' });
   }

@@ -2,14 +2,15 @@ import type { Contract } from './contract';
 import type { HoldReason } from './contract-events';
 
 /**
- * The feature flags a contract's charges need (docs/feature-flags.md): the flag of its use type,
- * and those of what each charge carries (custom fields, Level 2/3 data), as `POST /transactions`
- * would need them for the same charge.
+ * The feature flags a contract's charges need (docs/feature-flags.md): ACH's for a bank account,
+ * the flag of its use type, and those of what each charge carries (custom fields, Level 2/3
+ * data), as `POST /transactions` would need them for the same charge.
  */
 export function flagsNeeded(
-  c: Pick<Contract, 'useType' | 'customFields' | 'level2Data' | 'level3Data'>,
+  c: Pick<Contract, 'paymentMethodType' | 'useType' | 'customFields' | 'level2Data' | 'level3Data'>,
 ): string[] {
-  const flags = [c.useType === 'INSTALLMENT' ? 'installments' : 'recurring_billing'];
+  const flags = c.paymentMethodType === 'ACH' ? ['ach_payments'] : [];
+  flags.push(c.useType === 'INSTALLMENT' ? 'installments' : 'recurring_billing');
   if (c.customFields.length > 0) flags.push('custom_fields');
   if (c.level2Data !== null || c.level3Data !== null) flags.push('level2_level3_data');
   return flags;
@@ -26,7 +27,7 @@ export interface Hold {
  * off a flag the charges need. Charging pauses with this reason and resumes when it is gone.
  */
 export function holdFor(
-  c: Pick<Contract, 'useType' | 'customFields' | 'level2Data' | 'level3Data'>,
+  c: Pick<Contract, 'paymentMethodType' | 'useType' | 'customFields' | 'level2Data' | 'level3Data'>,
   merchant: { state: string; transactable: boolean },
   enabledFeatures: readonly string[],
 ): Hold | null {

@@ -150,6 +150,10 @@ describe('holds', () => {
     expect(holdFor(contract, ok, all)).toBeNull());
   it('the flags a contract needs follow its use type and what it carries', () => {
     expect(flagsNeeded(create({ customFields: [] }))).toEqual(['recurring_billing']);
+    expect(flagsNeeded({ ...create({ customFields: [] }), paymentMethodType: 'ACH' })).toEqual([
+      'ach_payments',
+      'recurring_billing',
+    ]);
     expect(flagsNeeded(create({ useType: 'INSTALLMENT', level2Data: { po_number: 'P' } }))).toEqual([
       'installments',
       'custom_fields',
