@@ -660,19 +660,19 @@ async function listBench(
 
 /**
  * The service as a benchmark runs it: a fresh `bench_service` database on the benchmark's
- * PostgreSQL, silent logs, a generated operator key.
+ * PostgreSQL, silent logs (BENCH_LOG_LEVEL=info to see them), a generated operator key.
  */
-export async function startBenchService(adminUrl: string, dataDir: string) {
+export async function startBenchService(adminUrl: string, dataDir: string, database = 'bench_service') {
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query('create database bench_service');
+  await admin.query(`create database ${database}`);
   await admin.end();
   const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = '/bench_service';
+  databaseUrl.pathname = `/${database}`;
   const operator = generateKey('cop').key;
   const config = loadConfig({
     PORT: '0',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
     DATABASE_URL: databaseUrl.toString(),
     DATA_DIR: dataDir,
     PLATFORM_OPERATOR_KEY: operator,

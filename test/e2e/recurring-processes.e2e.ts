@@ -211,6 +211,15 @@ describe('two processes charging one book of contracts', () => {
       const contract = (await api(1, 'GET', `/contracts/${id}`)).body;
       expect(contract).toMatchObject({ state: 'ACTIVE', amount_paid: '15.00', retry_count: 0 });
     }
+    // The dead process may have written its last charges a moment before it died: process 1's
+    // transaction list shows them once its projector has caught up with the head.
+    const listDeadline = Date.now() + 30_000;
+    for (;;) {
+      const status = (await op(1, 'GET', '/platform/projections')).body.data as any[];
+      if (Number(status.find((p) => p.name === 'transaction-list').lag) === 0) break;
+      if (Date.now() > listDeadline) throw new Error('transaction-list did not catch up');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     txs = await transactions();
     expect(txs).toHaveLength(CONTRACTS * 5);
     expect(txs.every((t) => t.state === 'CAPTURED')).toBe(true);

@@ -102,7 +102,9 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     // Another process on the same database may advance sandbox time: follow it within a second.
     const clockFollow = sandboxClock
       ? setInterval(() => {
-          sandboxClock.refresh().catch((err: unknown) => logger.debug({ err }, 'sandbox clock refresh failed'));
+          sandboxClock
+            .refresh()
+            .catch((err: unknown) => logger.debug({ err }, 'sandbox clock refresh failed'));
         }, SANDBOX_CLOCK_REFRESH_MS)
       : null;
     clockFollow?.unref();

@@ -34,6 +34,23 @@ import {
 import { RunContractCommand, type ContractCommandInput, type ContractResult } from './contract-commands';
 import { ContractReader } from './contract-reader';
 
+/** A contract and the revision of its stream it was read (or written) at. */
+interface Known {
+  contract: Contract;
+  revision: bigint;
+}
+
+interface Charged {
+  /**
+   * 'recorded': approved, declined or refused for good, or withdrawn under a hold; 'pending': the
+   * gateway's answer is still unknown (the next pass asks again); 'busy': another process holds the
+   * key right now.
+   */
+  status: 'recorded' | 'pending' | 'busy';
+  /** The contract after the outcome, when this write knows it. */
+  next: Known | null;
+}
+
 /** The `actor` of every event the scheduler writes. */
 export const RECURRING_ACTOR = 'system:recurring';
 
@@ -129,6 +146,23 @@ export class ContractBilling {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  /**
+   * The highest event-store position this process's contract writes reached (each contract write
+   * comes after its charge's transaction writes): a pass waits for its read models up to here.
+   */
+  private written = 0n;
+
+  get lastWrittenPosition(): bigint {
+    return this.written;
+  }
+
+  /** Every contract write of the scheduler goes through here (and moves {@link lastWrittenPosition}). */
+  private async execute(command: RunContractCommand): Promise<ContractResult> {
+    const result = await this.commands.execute<RunContractCommand, ContractResult>(command);
+    if (result.position !== null && result.position > this.written) this.written = result.position;
+    return result;
+  }
+
   /** The facts of one pass, read on first use. */
   facts(): PassFacts {
     return new PassFacts(
@@ -151,14 +185,19 @@ export class ContractBilling {
 
   /** Brings the contract up to date; stops early while a charge's outcome stays unknown. */
   async settle(contractId: string, facts: PassFacts, tally: BillingTally): Promise<void> {
+    // The contract as this pass's last write left it, when it knows (saves reading it again).
+    let next: Known | null = null;
     for (let step = 0; step < MAX_STEPS; step++) {
-      const loaded = await this.contracts.load(contractId);
+      const loaded = next ?? (await this.contracts.load(contractId));
+      next = null;
       if (!loaded) return;
       const { contract, revision } = loaded;
       const now = this.clock.now();
 
       if (contract.inFlight) {
-        if ((await this.charge(contract, contract.inFlight, facts, tally, false)) !== 'recorded') return;
+        const charged = await this.charge(loaded, contract.inFlight, facts, tally, false);
+        if (charged.status !== 'recorded') return;
+        next = charged.next;
         continue;
       }
       if (contract.state === 'PENDING_ACTIVATION') {
@@ -186,7 +225,7 @@ export class ContractBilling {
       const key = installmentKey(contract.id, due.installment, due.attempt);
       let started: ContractResult;
       try {
-        started = await this.commands.execute(
+        started = await this.execute(
           new RunContractCommand(
             {
               type: 'StartInstallmentAttempt',
@@ -207,10 +246,11 @@ export class ContractBilling {
         throw error;
       }
       const attempt = started.state.inFlight;
-      const justStarted = !started.alreadyApplied;
-      if (!attempt || (await this.charge(started.state, attempt, facts, tally, justStarted)) !== 'recorded') {
-        return;
-      }
+      if (!attempt) return;
+      const known = { contract: started.state, revision: started.revision };
+      const charged = await this.charge(known, attempt, facts, tally, !started.alreadyApplied);
+      if (charged.status !== 'recorded') return;
+      next = charged.next;
     }
     this.logger.warn({ contract_id: contractId }, 'contract still due after the most steps one pass takes');
   }
@@ -219,7 +259,7 @@ export class ContractBilling {
   async recordReturn(contractId: string, transactionId: string, returnCode: string): Promise<boolean> {
     const contract = await this.contracts.find(contractId);
     if (!contract) return false;
-    const result = await this.commands.execute(
+    const result = await this.execute(
       new RunContractCommand(
         { type: 'RecordInstallmentReturn', contractId, transactionId, returnCode },
         this.metadata(contract, `return:${transactionId}`, null),
@@ -234,13 +274,14 @@ export class ContractBilling {
    * unknown: the next pass asks again) or 'busy' (another process holds the key right now).
    */
   private async charge(
-    contract: Contract,
+    known: Known,
     attempt: InFlightAttempt,
     facts: PassFacts,
     tally: BillingTally,
     /** This pass just recorded the attempt: nothing of its charge can exist unless the key says so. */
     justStarted: boolean,
-  ): Promise<'recorded' | 'pending' | 'busy'> {
+  ): Promise<Charged> {
+    const { contract } = known;
     const key = attempt.idempotencyKey;
     const scope = `partner:${contract.partnerId}`;
     const commandId = this.commandIdOf(contract.id, key);
@@ -254,10 +295,10 @@ export class ContractBilling {
       },
     );
     const begun = await this.idempotency.begin(scope, key, fingerprint, { commandId });
-    if (begun.kind === 'in_progress') return 'busy';
+    if (begun.kind === 'in_progress') return { status: 'busy', next: null };
     if (begun.kind === 'reused') {
       this.logger.error({ contract_id: contract.id, key }, 'a recurring key was taken for another charge');
-      return 'busy';
+      return { status: 'busy', next: null };
     }
     if (begun.kind === 'replay') {
       // The charge finished and was stored; only its outcome is missing from the contract.
@@ -266,8 +307,10 @@ export class ContractBilling {
       const result: InstallmentResult = transaction
         ? resultOf(transaction)
         : { kind: 'refused', code: body?.code ?? 'charge_refused' };
-      await this.record(contract, attempt, transaction?.id ?? null, result, tally);
-      return 'recorded';
+      return {
+        status: 'recorded',
+        next: await this.record(known, attempt, transaction?.id ?? null, result, tally),
+      };
     }
 
     // Paused or cancelled before its transaction was recorded: the charge never happens.
@@ -275,7 +318,7 @@ export class ContractBilling {
       await this.idempotency.abandon(scope, key, begun.lease);
       const reasonCode = contract.state === 'PAUSED' ? 'contract_paused' : 'contract_cancelled';
       await this.withdraw(contract, attempt, reasonCode);
-      return 'recorded';
+      return { status: 'recorded', next: null };
     }
     const hold = this.idempotency.hold(scope, key, begun.lease);
     let transaction: Transaction;
@@ -309,7 +352,7 @@ export class ContractBilling {
       if (error instanceof GatewayOutcomeUnknown) {
         await this.idempotency.abandon(scope, key, begun.lease);
         tally.pending += 1;
-        return 'pending';
+        return { status: 'pending', next: null };
       }
       const reason = isHold(error) ? await this.currentHold(contract, error) : null;
       if (reason) {
@@ -322,30 +365,30 @@ export class ContractBilling {
           await this.run({ type: 'HoldContract', contractId: contract.id, ...reason }, after, 'hold');
           tally.held += 1;
         }
-        return 'recorded';
+        return { status: 'recorded', next: null };
       }
       if (error instanceof DomainError && error.retryable !== true) {
         // Refused for good (the credential was revoked or expired, the merchant's custom fields
         // changed...): a failed installment, and the key keeps the refusal.
-        await this.record(contract, attempt, null, { kind: 'refused', code: error.code }, tally);
+        const next = await this.record(known, attempt, null, { kind: 'refused', code: error.code }, tally);
         await this.idempotency.complete(scope, key, commandId, {
           status: 422,
           headers: {},
           body: { code: error.code },
         });
-        return 'recorded';
+        return { status: 'recorded', next };
       }
       await this.idempotency.abandon(scope, key, begun.lease);
       throw error;
     }
     await hold.release();
-    await this.record(contract, attempt, transaction.id, resultOf(transaction), tally);
+    const next = await this.record(known, attempt, transaction.id, resultOf(transaction), tally);
     await this.idempotency.complete(scope, key, commandId, {
       status: 200,
       headers: {},
       body: { transaction_id: transaction.id, state: transaction.state },
     });
-    return 'recorded';
+    return { status: 'recorded', next };
   }
 
   private async withdraw(contract: Contract, attempt: InFlightAttempt, reasonCode: string): Promise<void> {
@@ -378,29 +421,38 @@ export class ContractBilling {
     );
   }
 
+  /** Records the charge's outcome on the contract; the contract after it, as far as this write knows. */
   private async record(
-    contract: Contract,
+    known: Known,
     attempt: InFlightAttempt,
     transactionId: string | null,
     result: InstallmentResult,
     tally: BillingTally,
-  ): Promise<void> {
+  ): Promise<Known | null> {
     const key = attempt.idempotencyKey;
-    await this.run(
-      {
-        type: 'RecordInstallmentOutcome',
-        contractId: contract.id,
-        installment: attempt.installment,
-        attempt: attempt.attempt,
-        transactionId,
-        result,
-      },
-      contract,
-      `outcome:${key}`,
-      key,
-    );
     if (result.kind === 'approved') tally.charged += 1;
     else tally.declined += 1;
+    try {
+      const recorded = await this.execute(
+        new RunContractCommand(
+          {
+            type: 'RecordInstallmentOutcome',
+            contractId: known.contract.id,
+            installment: attempt.installment,
+            attempt: attempt.attempt,
+            transactionId,
+            result,
+          },
+          this.metadata(known.contract, `outcome:${key}`, key),
+          // The contract as the attempt left it: a partner's pause since then only costs a re-read.
+          { known: { state: known.contract, revision: known.revision } },
+        ),
+      );
+      return recorded.alreadyApplied ? null : { contract: recorded.state, revision: recorded.revision };
+    } catch (error) {
+      if (!(error instanceof InvalidStateTransition)) throw error;
+      return null;
+    }
   }
 
   private paymentContext(
@@ -426,6 +478,8 @@ export class ContractBilling {
         causation_id: commandId,
         correlation_id: contract.id,
       },
+      // Nobody waits on the answer: the scheduler reads streams, never the list.
+      waitForList: false,
       source: 'recurring',
       disclosureChannel: 'RECURRING',
       entryMode: 'CREDENTIAL_ON_FILE',
@@ -461,7 +515,7 @@ export class ContractBilling {
     key: string | null = null,
   ) {
     try {
-      await this.commands.execute(new RunContractCommand(command, this.metadata(contract, step, key)));
+      await this.execute(new RunContractCommand(command, this.metadata(contract, step, key)));
     } catch (error) {
       // The contract moved meanwhile (a partner's cancel, another process): the next step re-reads it.
       if (!(error instanceof InvalidStateTransition)) throw error;

@@ -1,5 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Pool, type PoolClient } from 'pg';
+import { EventStore } from '../../../event-store/src';
+import { ProjectionRunner } from '../../../projections/src';
 import type { Logger } from 'pino';
 import { Clock } from '../../../platform/src/clock/clock';
 import { ClockAdvanceHooks } from '../../../platform/src/clock/clock-advance-hooks';
@@ -11,10 +13,13 @@ import { ContractBilling, emptyTally, type BillingTally } from './contract-billi
 /** How often a process looks for contracts to bring up to date (besides every sandbox clock advance). */
 export const RECURRING_SWEEP_INTERVAL_MS = 10_000;
 /** Contracts brought up to date side by side in one process (each one's installments stay in order). */
-export const RECURRING_WORKERS = 8;
+export const RECURRING_WORKERS = 16;
 /** A returned ACH installment is looked for this long after its charge (NACHA returns come within 60 days). */
 export const RETURN_WINDOW_DAYS = 90;
 const BATCH_SIZE = 500;
+const READ_MODELS = ['transaction-list', 'contract-list'];
+/** Longest a pass waits for its read models before it ends anyway. */
+const PASS_WAIT_MS = 60_000;
 
 export type PassResult = BillingTally & { contracts: number; skipped: number };
 
@@ -33,6 +38,8 @@ export type PassResult = BillingTally & { contracts: number; skipped: number };
  *    claims with its connection. Exactly-once does not rest on the lock: the per-installment
  *    key and the contract's own stream make a second charge of one installment impossible; the
  *    lock only keeps two processes from doing the same work.
+ * 3. Once, at the end: the wait for `transaction-list` and `contract-list` (the charges skip their
+ *    own), so a read after the pass sees what it did.
  */
 @Injectable()
 export class ContractScheduler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -41,6 +48,8 @@ export class ContractScheduler implements OnApplicationBootstrap, OnModuleDestro
   constructor(
     private readonly billing: ContractBilling,
     private readonly pool: Pool,
+    private readonly store: EventStore,
+    private readonly projections: ProjectionRunner,
     private readonly clock: Clock,
     private readonly hooks: ClockAdvanceHooks,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -105,7 +114,16 @@ export class ContractScheduler implements OnApplicationBootstrap, OnModuleDestro
       // Closed, not returned to the pool: whatever happened, no claim outlives the pass.
       locks?.release(true);
     }
-    if (result.contracts + result.returns > 0) this.logger.info({ ...result }, 'recurring pass');
+    if (result.contracts + result.returns > 0) {
+      // One wait for the whole pass (charges skip the per-write wait): a list read after a pass
+      // (after a sandbox clock advance) shows its transactions and contracts. Up to the last
+      // contract write, which follows its charge's transaction writes (the store's head alone may
+      // be held back by a read model's own batch in progress), or the head, whichever is later.
+      const head = await this.store.headPosition();
+      const written = this.billing.lastWrittenPosition;
+      await this.projections.waitFor(written > head ? written : head, READ_MODELS, PASS_WAIT_MS);
+      this.logger.info({ ...result }, 'recurring pass');
+    }
     return result;
   }
 

@@ -2,7 +2,7 @@ import { evolve, initialState, type Contract } from './contract';
 import type { ContractEvent } from './contract-events';
 import { flagsNeeded, holdFor } from './contract-holds';
 import { toContractListItem, toContractResource } from './contract-resource';
-import { RECURRING_WEBHOOK_EVENTS } from './contract-webhooks';
+import { CONTRACT_WEBHOOK_EVENTS } from './contract-webhooks';
 import { CONTRACT_EVENT_TYPES } from './contract-events';
 import { decide, type CreateContract } from './decide';
 import { isRetryableReturn, isSoftDecline, retryDate, RETRY_BACKOFF_DAYS } from './dunning';
@@ -190,17 +190,17 @@ describe('use type and dunning rules', () => {
 
 describe('the webhook catalog', () => {
   it('maps only contract events, each to a contract.* type whose object is the contract', () => {
-    for (const entry of RECURRING_WEBHOOK_EVENTS) {
+    for (const entry of CONTRACT_WEBHOOK_EVENTS) {
       expect(CONTRACT_EVENT_TYPES).toContain(entry.eventType);
       expect(entry.webhookType).toMatch(/^contract\.[a-z_]+$/);
       expect(entry.object).toBe('contract');
     }
-    expect(new Set(RECURRING_WEBHOOK_EVENTS.map((e) => e.webhookType)).size).toBe(
-      RECURRING_WEBHOOK_EVENTS.length,
+    expect(new Set(CONTRACT_WEBHOOK_EVENTS.map((e) => e.webhookType)).size).toBe(
+      CONTRACT_WEBHOOK_EVENTS.length,
     );
   });
   it('lists every partner-visible step: created, paused, resumed, cancelled, charged, failed, retried, returned, completed', () =>
-    expect(RECURRING_WEBHOOK_EVENTS.map((e) => e.webhookType)).toEqual(
+    expect(CONTRACT_WEBHOOK_EVENTS.map((e) => e.webhookType)).toEqual(
       expect.arrayContaining([
         'contract.created',
         'contract.paused',

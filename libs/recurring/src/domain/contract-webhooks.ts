@@ -14,7 +14,7 @@ export interface WebhookCatalogEntry {
   object: 'contract';
 }
 
-export const RECURRING_WEBHOOK_EVENTS: readonly WebhookCatalogEntry[] = [
+export const CONTRACT_WEBHOOK_EVENTS: readonly WebhookCatalogEntry[] = [
   {
     eventType: 'ContractCreated',
     webhookType: 'contract.created',
