@@ -20,7 +20,7 @@ import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../libs/platform/src/database/embedded-postgres';
 import { seedContracts } from './bench-recurring';
 import { salePartner, startBenchService } from './bench-transactions';
-import { cpuSince, sampleCpu } from './cpu';
+import { cpuSince, postmasterOf, sampleCpu } from './cpu';
 
 const DAY_SECONDS = 86_400;
 
@@ -54,7 +54,10 @@ async function main(): Promise<void> {
     await session.post('Profiler.enable');
     await session.post('Profiler.start');
     const xidBefore = await xid();
-    const before = sampleCpu();
+    const postmaster = postmasterOf(
+      (await stats.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid,
+    );
+    const before = sampleCpu(postmaster);
     const started = Date.now();
     const res = await fetch(clockUrl, {
       method: 'POST',
@@ -63,7 +66,7 @@ async function main(): Promise<void> {
     });
     await res.text();
     const seconds = (Date.now() - started) / 1000;
-    const cpu = cpuSince(before);
+    const cpu = cpuSince(before, postmaster);
     const writes = Number((await xid()) - xidBefore - 1n);
     const { profile } = await session.post('Profiler.stop');
     writeFileSync('recurring.cpuprofile', JSON.stringify(profile));

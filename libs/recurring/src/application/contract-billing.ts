@@ -35,7 +35,7 @@ import { RunContractCommand, type ContractCommandInput, type ContractResult } fr
 import { ContractReader } from './contract-reader';
 
 /** A contract and the revision of its stream it was read (or written) at. */
-interface Known {
+export interface Known {
   contract: Contract;
   revision: bigint;
 }
@@ -183,10 +183,16 @@ export class ContractBilling {
     }
   }
 
-  /** Brings the contract up to date; stops early while a charge's outcome stays unknown. */
-  async settle(contractId: string, facts: PassFacts, tally: BillingTally): Promise<void> {
-    // The contract as this pass's last write left it, when it knows (saves reading it again).
-    let next: Known | null = null;
+  /**
+   * Brings the contract up to date; stops early while a charge's outcome stays unknown. `listed`:
+   * the contract as the list holds it, when the caller has it (saves the first read; if it is
+   * stale, the first write is refused by its expected revision and decided again on the stream).
+   */
+  async settle(contractId: string, facts: PassFacts, tally: BillingTally, listed?: Known): Promise<void> {
+    // The contract as this pass's last write left it, when it knows (saves reading it again). A
+    // charge in flight is resolved from the stream only: a stale list could show one that another
+    // run withdrew, and charging it would take money the contract never records.
+    let next: Known | null = listed && !listed.contract.inFlight ? listed : null;
     for (let step = 0; step < MAX_STEPS; step++) {
       const loaded = next ?? (await this.contracts.load(contractId));
       next = null;
@@ -430,8 +436,6 @@ export class ContractBilling {
     tally: BillingTally,
   ): Promise<Known | null> {
     const key = attempt.idempotencyKey;
-    if (result.kind === 'approved') tally.charged += 1;
-    else tally.declined += 1;
     try {
       const recorded = await this.execute(
         new RunContractCommand(
@@ -448,7 +452,13 @@ export class ContractBilling {
           { known: { state: known.contract, revision: known.revision } },
         ),
       );
-      return recorded.alreadyApplied ? null : { contract: recorded.state, revision: recorded.revision };
+      if (recorded.alreadyApplied) return null;
+      // Counted by the run that recorded it (another one may have, from a stale view).
+      if (recorded.events.length > 0) {
+        if (result.kind === 'approved') tally.charged += 1;
+        else tally.declined += 1;
+      }
+      return { contract: recorded.state, revision: recorded.revision };
     } catch (error) {
       if (!(error instanceof InvalidStateTransition)) throw error;
       return null;

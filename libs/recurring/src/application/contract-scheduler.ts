@@ -7,8 +7,8 @@ import { Clock } from '../../../platform/src/clock/clock';
 import { ClockAdvanceHooks } from '../../../platform/src/clock/clock-advance-hooks';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { PeriodicTask } from '../../../platform/src/scheduling/periodic-task';
-import { addDays, dateOf } from '../domain';
-import { ContractBilling, emptyTally, type BillingTally } from './contract-billing';
+import { addDays, dateOf, type Contract } from '../domain';
+import { ContractBilling, emptyTally, type BillingTally, type Known } from './contract-billing';
 
 /** How often a process looks for contracts to bring up to date (besides every sandbox clock advance). */
 export const RECURRING_SWEEP_INTERVAL_MS = 10_000;
@@ -17,6 +17,8 @@ export const RECURRING_WORKERS = 16;
 /** A returned ACH installment is looked for this long after its charge (NACHA returns come within 60 days). */
 export const RETURN_WINDOW_DAYS = 90;
 const BATCH_SIZE = 500;
+/** Most contracts a worker claims at once (one statement to claim them, one to release them). */
+const CLAIM_CHUNK = 4;
 const READ_MODELS = ['transaction-list', 'contract-list'];
 /** Longest a pass waits for its read models before it ends anyway. */
 const PASS_WAIT_MS = 60_000;
@@ -84,31 +86,47 @@ export class ContractScheduler implements OnApplicationBootstrap, OnModuleDestro
     try {
       let after = '00000000-0000-0000-0000-000000000000';
       for (;;) {
-        const ids = await this.candidates(after);
-        if (ids.length === 0) break;
+        const due = await this.candidates(after);
+        if (due.length === 0) break;
         locks ??= await this.pool.connect();
         const claims = locks;
         let next = 0;
+        // A few at a time in a long batch; one at a time in a short one, so that another
+        // process's pass still finds some of them to work on.
+        const chunkSize = Math.max(
+          1,
+          Math.min(CLAIM_CHUNK, Math.floor(due.length / (2 * RECURRING_WORKERS))),
+        );
         const worker = async () => {
-          while (next < ids.length && !this.task.isStopped) {
-            const id = ids[next++];
-            if (!(await this.claim(claims, id))) {
-              result.skipped += 1;
-              continue;
-            }
+          while (next < due.length && !this.task.isStopped) {
+            const chunk = due.slice(next, next + chunkSize);
+            next += chunk.length;
+            const claimed = await this.claim(
+              claims,
+              chunk.map((c) => c.id),
+            );
+            result.skipped += chunk.length - claimed.size;
             try {
-              await this.billing.settle(id, facts, result);
-              result.contracts += 1;
-            } catch (err) {
-              this.logger.warn({ err, contract_id: id }, 'contract could not be brought up to date');
+              for (const candidate of chunk) {
+                if (!claimed.has(candidate.id) || this.task.isStopped) continue;
+                try {
+                  await this.billing.settle(candidate.id, facts, result, candidate.listed);
+                  result.contracts += 1;
+                } catch (err) {
+                  this.logger.warn(
+                    { err, contract_id: candidate.id },
+                    'contract could not be brought up to date',
+                  );
+                }
+              }
             } finally {
-              await this.unclaim(claims, id);
+              await this.unclaim(claims, [...claimed]);
             }
           }
         };
-        await Promise.all(Array.from({ length: Math.min(RECURRING_WORKERS, ids.length) }, worker));
-        if (ids.length < BATCH_SIZE || this.task.isStopped) break;
-        after = ids[ids.length - 1];
+        await Promise.all(Array.from({ length: Math.min(RECURRING_WORKERS, due.length) }, worker));
+        if (due.length < BATCH_SIZE || this.task.isStopped) break;
+        after = due[due.length - 1].id;
       }
     } finally {
       // Closed, not returned to the pool: whatever happened, no claim outlives the pass.
@@ -127,11 +145,16 @@ export class ContractScheduler implements OnApplicationBootstrap, OnModuleDestro
     return result;
   }
 
-  /** The next contracts (by id) that need the platform now. */
-  private async candidates(after: string): Promise<string[]> {
+  /**
+   * The next contracts (by id) that need the platform now, each with the state the list holds
+   * (its snapshot and stream revision): the first step of a contract starts from it instead of
+   * reading the stream. The list may be behind the stream (another process's writes); a write
+   * decided on a stale state is refused by its expected revision and decided again on the stream.
+   */
+  private async candidates(after: string): Promise<{ id: string; listed: Known }[]> {
     const now = this.clock.now();
-    const { rows } = await this.pool.query<{ id: string }>(
-      `select id from contract_list
+    const { rows } = await this.pool.query<{ id: string; snapshot: Contract; version: number }>(
+      `select id, snapshot, version from contract_list
         where id > $3 and (
           (state = 'ACTIVE' and next_charge_date <= $1)
           or in_flight
@@ -140,7 +163,11 @@ export class ContractScheduler implements OnApplicationBootstrap, OnModuleDestro
         order by id limit ${BATCH_SIZE}`,
       [dateOf(now), now, after],
     );
-    return rows.map((row) => row.id);
+    // A contract's version counts its events, so its stream's revision is one less.
+    return rows.map((row) => ({
+      id: row.id,
+      listed: { contract: row.snapshot, revision: BigInt(row.version - 1) },
+    }));
   }
 
   /** ACH installments returned since they were charged, recorded on their contracts. */
@@ -169,15 +196,21 @@ export class ContractScheduler implements OnApplicationBootstrap, OnModuleDestro
     return recorded;
   }
 
-  private async claim(client: PoolClient, contractId: string): Promise<boolean> {
-    const { rows } = await client.query<{ claimed: boolean }>(
-      `select pg_try_advisory_lock(hashtextextended('contract:' || $1, 0)) as claimed`,
-      [contractId],
+  /** The contracts of `ids` this pass claims (those no other process is working on). */
+  private async claim(client: PoolClient, ids: string[]): Promise<Set<string>> {
+    const { rows } = await client.query<{ id: string }>(
+      `select id from unnest($1::uuid[]) as id
+        where pg_try_advisory_lock(hashtextextended('contract:' || id, 0))`,
+      [ids],
     );
-    return rows[0].claimed;
+    return new Set(rows.map((row) => row.id));
   }
 
-  private async unclaim(client: PoolClient, contractId: string): Promise<void> {
-    await client.query(`select pg_advisory_unlock(hashtextextended('contract:' || $1, 0))`, [contractId]);
+  private async unclaim(client: PoolClient, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await client.query(
+      `select pg_advisory_unlock(hashtextextended('contract:' || id, 0)) from unnest($1::uuid[]) as id`,
+      [ids],
+    );
   }
 }
