@@ -21,6 +21,7 @@ import { EventStore, type EventMetadata } from '../libs/event-store/src';
 import { ProjectionRunner } from '../libs/projections/src';
 import { StoredCredentialReader } from '../libs/vault/src';
 import { salePartner, startBenchService } from './bench-transactions';
+import { cpuSince, postmasterOf, sampleCpu } from './cpu';
 
 export interface RecurringBenchOptions {
   adminUrl: string;
@@ -145,6 +146,9 @@ export async function benchRecurring(options: RecurringBenchOptions): Promise<Re
         ).rows[0].n,
       );
     const load = loadavg()[0];
+    const postmaster = postmasterOf(
+      (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid,
+    );
     global.gc?.();
     const rssBefore = process.memoryUsage.rss();
     let peak = rssBefore;
@@ -153,6 +157,7 @@ export async function benchRecurring(options: RecurringBenchOptions): Promise<Re
       peak = Math.max(peak, process.memoryUsage.rss());
     }, 50);
     console.log('recurring: advancing the sandbox clock one day and charging every contract...');
+    const cpuBefore = sampleCpu(postmaster);
     const started = performance.now();
     const advance = fetch(`${service.url}/api/v1/platform/sandbox/clock`, {
       method: 'POST',
@@ -175,6 +180,7 @@ export async function benchRecurring(options: RecurringBenchOptions): Promise<Re
       if (performance.now() - started > 30 * 60_000) throw new Error(`only ${done} charged after 30 minutes`);
     }
     const seconds = (performance.now() - started) / 1000;
+    const cpu = cpuSince(cpuBefore, postmaster);
     clearInterval(sampler);
     if ((answered as Response).status !== 200)
       throw new Error(`clock advance: ${(answered as Response).status}`);
@@ -189,9 +195,12 @@ export async function benchRecurring(options: RecurringBenchOptions): Promise<Re
     const met = seconds <= TARGET_SECONDS;
     const rate = options.contracts / seconds;
     const target = `| ${options.contracts.toLocaleString('en-US')} contracts falling due at one clock advance all charged ≤ ${TARGET_SECONDS} s, memory flat | ${seconds.toFixed(1)} s (${Math.round(rate)}/s), peak RSS ${mib(peak).toFixed(0)} MiB | ${met ? 'met' : 'NOT met'} |`;
-    const section = `| contracts | seeding (bulk) | clock advance → all charged | per second | transactions CAPTURED | RSS before | RSS at 25 / 50 / 75 / 100% | peak RSS | machine load (1 min) before |
-|---:|---:|---:|---:|---:|---:|---|---:|---:|
-| ${options.contracts} | ${seedSeconds.toFixed(1)} s | ${seconds.toFixed(1)} s | ${Math.round(rate)} | ${transactions} | ${mib(rssBefore).toFixed(0)} MiB | ${quarters.map((q) => mib(q).toFixed(0)).join(' / ')} MiB | ${mib(peak).toFixed(0)} MiB | ${load.toFixed(1)} |
+    const perCharge = (ms: number) => (ms / options.contracts).toFixed(2);
+    // What both cores could charge per second if this run had them to itself.
+    const capacity = (2 * 1000 * options.contracts) / (cpu.mainThreadMs + cpu.postgresMs);
+    const section = `| contracts | seeding (bulk) | clock advance → all charged | per second | transactions CAPTURED | RSS before | RSS at 25 / 50 / 75 / 100% | peak RSS | machine load (1 min) before | machine CPU busy | service thread CPU ms / charge | PostgreSQL CPU ms / charge |
+|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|
+| ${options.contracts} | ${seedSeconds.toFixed(1)} s | ${seconds.toFixed(1)} s | ${Math.round(rate)} | ${transactions} | ${mib(rssBefore).toFixed(0)} MiB | ${quarters.map((q) => mib(q).toFixed(0)).join(' / ')} MiB | ${mib(peak).toFixed(0)} MiB | ${load.toFixed(1)} | ${(100 * cpu.machineBusy).toFixed(0)}% | ${perCharge(cpu.mainThreadMs)} | ${perCharge(cpu.postgresMs)} |
 
 ${options.contracts} DAILY contracts of one partner, one merchant and one stored card, due tomorrow, are seeded
 in bulk (each \`ContractCreated\` decided by the domain and appended to its stream by ${WRITERS} writers, then
@@ -199,10 +208,15 @@ in bulk (each \`ContractCreated\` decided by the domain and appended to its stre
 every installment: per contract \`ContractInstallmentAttempted\`, the reserved key
 \`recurring:{contract}:1\` in the idempotency store, \`Charges.charge\` (the command path of
 \`POST /transactions\`: merchant, credential, \`TransactionInitiated\`, the in-process sandbox gateway, the
-gateway's answer, the wait for \`transaction_list\`), the outcome on the contract, the key's record completed.
+gateway's answer), the outcome on the contract, the key's record completed; 16 contracts side by side.
 Time runs from the advance until it answers (the scheduler's pass is over, and \`transaction_list\` and
 \`contract_list\` have every charge) and \`contract_charges\` holds a CHARGED row for every contract (polled
-every 250 ms); RSS is this process's (the service runs in it; PostgreSQL's memory is its own), sampled every 50 ms.`;
+every 250 ms); RSS is this process's (the service runs in it; PostgreSQL's memory is its own), sampled every 50 ms.
+The CPU columns are this process's main thread (the service) and the bench's own PostgreSQL server
+(its postmaster and backends; other servers on the machine are left out), per charge: together
+${(cpu.mainThreadMs / options.contracts + cpu.postgresMs / options.contracts).toFixed(1)} ms, so both cores to itself would charge about
+${Math.round(capacity)} a second (${(options.contracts / capacity).toFixed(0)} s for these ${options.contracts}); "machine CPU busy" is the share of
+both cores in use during the run, by anything (another engineer's tests or bench included).`;
     return { target, section };
   } finally {
     await pool.end();
