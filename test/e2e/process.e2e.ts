@@ -133,7 +133,7 @@ describe('the service process', () => {
     const projections = await ops('projections');
     expect(projections.status).toBe(0);
     expect(JSON.parse(projections.stdout)).toEqual(
-      expect.arrayContaining([expect.objectContaining({ name: 'partner-list', lag: '0' })]),
+      expect.arrayContaining([expect.objectContaining({ name: 'partner-list', lag: 0 })]),
     );
     // The running service's projectors, not the command line's own (never started) runner.
     const states = (JSON.parse(projections.stdout) as { name: string; state: string }[]).map((p) => p.state);
