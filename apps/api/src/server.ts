@@ -10,6 +10,7 @@ import type { AppConfig } from '../../../libs/platform/src/config/config';
 import { refuseWhileDatabaseDown } from '../../../libs/platform/src/database/database-gate';
 import { refuseDefectiveBody, refuseNonJsonBody } from '../../../libs/platform/src/http/content-type';
 import { RouteTable } from '../../../libs/platform/src/http/route-table';
+import { registerApiVersion } from '../../../libs/platform/src/http/api-version';
 import { NestPinoLogger } from '../../../libs/platform/src/logging/logger';
 import { scrubCardNumbers } from '../../../libs/platform/src/logging/scrub';
 import { ProblemException, sendProblem } from '../../../libs/platform/src/problem/problem.filter';
@@ -136,6 +137,8 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     // While the database is known to be down every request answers 503 at once (docs/operations.md).
     fastify.addHook('onRequest', refuseWhileDatabaseDown(infra.database));
     fastify.addHook('preValidation', async (request) => refuseDefectiveBody(request));
+    // `Api-Version`: a pinned version is checked; every answer names the version it was built for.
+    registerApiVersion(fastify);
     fastify.addHook('onSend', async (request, reply, payload) => {
       reply.header('x-request-id', request.id);
       // A payer's browser gets a page, whatever refused the request (415, 413, 405, a bad path).

@@ -91,6 +91,7 @@ function partnerKey(overrides: Partial<PartnerCredential> = {}): string {
     enabledFeatures: [],
     ipAllowlist: [],
     rateLimitTier: 'STANDARD',
+    apiVersion: '2026-09-01',
     ...overrides,
   });
   return key.key;
@@ -230,6 +231,7 @@ describe('AuthGuard in a Nest Fastify app', () => {
         enabledFeatures: [],
         ipAllowlist: [],
         rateLimitTier: 'STANDARD',
+        apiVersion: '2026-09-01',
       });
       expect(await get('/me', key)).toMatchObject({ status: 200, body: { ok: 'me' } });
     });

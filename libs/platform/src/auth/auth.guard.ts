@@ -100,6 +100,7 @@ export class AuthGuard implements CanActivate {
       keyPrefix: credential.prefix,
       scopes: credential.scopes.filter(isScope),
       enabledFeatures: credential.enabledFeatures,
+      apiVersion: credential.apiVersion,
     };
     return true;
   }

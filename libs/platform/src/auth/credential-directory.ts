@@ -10,6 +10,7 @@ export interface PartnerCredential {
   enabledFeatures: string[];
   ipAllowlist: string[];
   rateLimitTier: RateLimitTier | string;
+  apiVersion: string;
 }
 
 /**

@@ -11,6 +11,8 @@ export type Principal =
       keyPrefix: string;
       scopes: readonly Scope[];
       enabledFeatures: readonly string[];
+      /** The partner's configured `api_version` (what its answers are built for unless pinned). */
+      apiVersion: string;
     };
 
 export type PartnerPrincipal = Extract<Principal, { kind: 'partner' }>;
