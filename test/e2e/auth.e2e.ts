@@ -437,9 +437,12 @@ describe('authentication and authorisation', () => {
       expect(undeclared).toEqual([]);
       const partnerWithoutScope = routes.filter((r) => r.access?.tier === 'partner' && !r.access.scope);
       expect(partnerWithoutScope).toEqual([]);
-      // Public: the health probe and the hosted page a payer opens (its session id is the capability).
+      // Public: the health probe, the problem pages (documentation, no data) and the hosted page a
+      // payer opens (its session id is the capability).
       expect(routes.filter((r) => r.access?.tier === 'public').map((r) => r.path)).toEqual([
         '/api/v1/health',
+        '/api/v1/problems',
+        '/api/v1/problems/:slug',
         '/api/v1/hpp/:sessionId',
         '/api/v1/hpp/:sessionId',
         '/api/v1/hpp/:sessionId/result',

@@ -29,6 +29,7 @@ import { TransactionsModule } from '../../../libs/transactions/src';
 import { SettlementModule } from '../../../libs/settlement/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
+import { ProblemsController } from './problems/problems.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
 import { SystemStatusController } from './system-status.controller';
 import type { Infrastructure } from './infrastructure';
@@ -103,7 +104,7 @@ export class AppModule {
         TransactionsModule,
         SettlementModule,
       ],
-      controllers: [HealthController, PlatformOpsController, SystemStatusController],
+      controllers: [HealthController, ProblemsController, PlatformOpsController, SystemStatusController],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         // Order per request: guard (who, may they, how often) → idempotency → a bodyless action's

@@ -14,7 +14,7 @@ import { registerApiVersion } from '../../../libs/platform/src/http/api-version'
 import { NestPinoLogger } from '../../../libs/platform/src/logging/logger';
 import { scrubCardNumbers } from '../../../libs/platform/src/logging/scrub';
 import { ProblemException, sendProblem } from '../../../libs/platform/src/problem/problem.filter';
-import { PROBLEM_CONTENT_TYPE, problem } from '../../../libs/platform/src/problem/problem';
+import { PROBLEM_CONTENT_TYPE, problem, setPublicBaseUrl } from '../../../libs/platform/src/problem/problem';
 import { AppModule } from './app.module';
 import { startInfrastructure, stopInfrastructure, type Infrastructure } from './infrastructure';
 import { isPayerPage, PAYER_ERROR_HEADERS, payerErrorPage } from './payer-error-page';
@@ -153,6 +153,12 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     const address = fastify.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    // Problem `type` URLs point at this deployment's own explanation pages.
+    const publicBase = new URL(config.publicBaseUrl);
+    if (publicBase.port === '0') publicBase.port = String(port);
+    const base = publicBase.toString().replace(/\/+$/, '');
+    setPublicBaseUrl(fastify, base);
+    setPublicBaseUrl(fastify.server, base);
     logger.info(
       { url, env: config.appEnv, embedded_database: Boolean(infra.embedded) },
       'partner payments API is listening',

@@ -8,7 +8,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, defer, finalize, from, mergeMap, of, type Observable } from 'rxjs';
-import { ProblemException, toProblem } from '../problem/problem.filter';
+import { ProblemException, renderedProblem, toProblem } from '../problem/problem.filter';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/problem';
 import { checkIdempotencyKey } from './idempotency-key';
 import { IdempotencyStore, fingerprintOf, type StoredResponse } from './idempotency-store';
@@ -113,8 +113,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
                     await this.store.complete(scope, key, outcome.commandId, {
                       status: body.status,
                       headers: { ...headers, 'content-type': PROBLEM_CONTENT_TYPE },
-                      // As the problem filter renders it (request_id last), so a replay is byte-equal.
-                      body: { ...body, request_id: String(request.id) },
+                      // As the problem filter renders it, so a replay is byte-equal.
+                      body: renderedProblem(request, body),
                     });
                   }
                   throw error;
