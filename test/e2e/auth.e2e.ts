@@ -437,12 +437,14 @@ describe('authentication and authorisation', () => {
       expect(undeclared).toEqual([]);
       const partnerWithoutScope = routes.filter((r) => r.access?.tier === 'partner' && !r.access.scope);
       expect(partnerWithoutScope).toEqual([]);
-      // Public: the health probe, the problem pages (documentation, no data) and the hosted page a
-      // payer opens (its session id is the capability).
+      // Public: the health probe, the problem pages (documentation, no data), the operator
+      // console's empty page (its data comes from operator routes, with the key typed in) and the
+      // hosted page a payer opens (its session id is the capability).
       expect(routes.filter((r) => r.access?.tier === 'public').map((r) => r.path)).toEqual([
         '/api/v1/health',
         '/api/v1/problems',
         '/api/v1/problems/:slug',
+        '/api/v1/console',
         '/api/v1/hpp/:sessionId',
         '/api/v1/hpp/:sessionId',
         '/api/v1/hpp/:sessionId/result',

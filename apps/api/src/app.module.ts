@@ -30,6 +30,7 @@ import { SettlementModule } from '../../../libs/settlement/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
 import { ProblemsController } from './problems/problems.controller';
+import { ConsoleController } from './console/console.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
 import { SystemStatusController } from './system-status.controller';
 import type { Infrastructure } from './infrastructure';
@@ -104,7 +105,7 @@ export class AppModule {
         TransactionsModule,
         SettlementModule,
       ],
-      controllers: [HealthController, ProblemsController, PlatformOpsController, SystemStatusController],
+      controllers: [HealthController, ProblemsController, ConsoleController, PlatformOpsController, SystemStatusController],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         // Order per request: guard (who, may they, how often) → idempotency → a bodyless action's
