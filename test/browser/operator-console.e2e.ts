@@ -58,7 +58,7 @@ describe('the operator console in a browser', () => {
 
     // The key is in no input, storage or cookie of the page, and never in the URL.
     expect(await page.inputValue('#key')).toBe('');
-    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([
+    expect(await page.evaluate('[localStorage.length, sessionStorage.length, document.cookie]')).toEqual([
       0,
       0,
       '',

@@ -36,6 +36,9 @@ import {
 export type ProjectorState = 'catching_up' | 'running' | 'rebuilding' | 'failed' | 'stopped';
 
 /** A projector's health as operators see it; bigints as decimal strings. */
+/** Told after each batch a rebuild applies: how far it is, and the head it aims for (read at its start). */
+export type RebuildProgress = (progress: { position: bigint; head: bigint }) => void;
+
 /** How many events a status call reads at most to count each projector's lag. */
 export const LAG_SCAN_LIMIT = 10_000;
 
@@ -302,10 +305,10 @@ export class ProjectionRunner {
    * rebuilt here or in another process, and the handler's {@link PoisonEvent} if one still fails
    * (the live tables are then untouched).
    */
-  async rebuild(name: string): Promise<void> {
+  async rebuild(name: string, options: { onProgress?: RebuildProgress } = {}): Promise<void> {
     const worker = this.worker(name);
     if (worker.rebuild) throw new RebuildInProgress(name);
-    const rebuild = this.rebuildExclusively(worker);
+    const rebuild = this.rebuildExclusively(worker, options.onProgress);
     worker.rebuild = rebuild;
     try {
       await rebuild;
@@ -554,7 +557,7 @@ export class ProjectionRunner {
   }
 
   /** Holds a session advisory lock for the whole rebuild, so two processes never share a shadow schema. */
-  private async rebuildExclusively(worker: Worker): Promise<void> {
+  private async rebuildExclusively(worker: Worker, onProgress?: RebuildProgress): Promise<void> {
     const { name } = worker.projector;
     const lock = this.options.dataSource.createQueryRunner();
     await lock.connect();
@@ -564,7 +567,7 @@ export class ProjectionRunner {
       ]);
       if (!locked) throw new RebuildInProgress(name);
       try {
-        await this.rebuildAndSwap(worker);
+        await this.rebuildAndSwap(worker, onProgress);
       } finally {
         await lock.query(`select pg_advisory_unlock(hashtext($1))`, [`projection-rebuild:${name}`]);
       }
@@ -573,13 +576,13 @@ export class ProjectionRunner {
     }
   }
 
-  private async rebuildAndSwap(worker: Worker): Promise<void> {
+  private async rebuildAndSwap(worker: Worker, onProgress?: RebuildProgress): Promise<void> {
     const { dataSource, logger } = this.options;
     const { name, tables } = worker.projector;
     const schema = shadowSchemaFor(name);
     try {
       await createShadowTables(dataSource, schema, tables);
-      const filled = await this.fillShadow(worker, schema);
+      const filled = await this.fillShadow(worker, schema, onProgress);
       const position = await this.swapIn(worker, schema, filled);
       logger?.info({ projection: name, position: position.toString() }, 'read model rebuilt and swapped in');
     } catch (error) {
@@ -591,8 +594,9 @@ export class ProjectionRunner {
   }
 
   /** Applies every event so far to the shadow tables, batch by batch, while the live loop runs on. */
-  private async fillShadow(worker: Worker, schema: string): Promise<bigint> {
+  private async fillShadow(worker: Worker, schema: string, onProgress?: RebuildProgress): Promise<bigint> {
     let position = 0n;
+    const head = onProgress ? await this.options.store.headPosition() : 0n;
     for (;;) {
       if (this.stopping) throw new RebuildAborted(worker.projector.name);
       const events = await this.options.store.readAll({ fromPosition: position + 1n, limit: this.batchSize });
@@ -603,6 +607,7 @@ export class ProjectionRunner {
           return applyEvents(tx, worker.projector, worker.types, batch);
         }),
       );
+      onProgress?.({ position, head: head > position ? head : position });
     }
   }
 
