@@ -105,7 +105,13 @@ export class AppModule {
         TransactionsModule,
         SettlementModule,
       ],
-      controllers: [HealthController, ProblemsController, ConsoleController, PlatformOpsController, SystemStatusController],
+      controllers: [
+        HealthController,
+        ProblemsController,
+        ConsoleController,
+        PlatformOpsController,
+        SystemStatusController,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         // Order per request: guard (who, may they, how often) → idempotency → a bodyless action's
