@@ -1,13 +1,12 @@
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { RecordedEvent } from '../../libs/event-store/src';
 import { createDataSource, runMigrations } from '../../libs/platform/src/database/data-source';
 import { PROJECTION_ENGINE_ENTITIES, PROJECTION_ENGINE_MIGRATIONS } from '../../libs/projections/src';
 import { SqlTerminalCredentialDirectory } from '../../libs/terminals/src/application/terminal-credential-directory';
 import { TERMINAL_EVENT_TYPES, type TerminalEvent } from '../../libs/terminals/src/domain/terminal-events';
 import { terminalStream } from '../../libs/terminals/src/domain/terminal-stream';
 import { createTestDatabase, dropTestDatabase } from '../../test/support/database';
-import { testMetadata } from '../../test/support/metadata';
+import { projectorFeed } from '../../test/support/projector-feed';
 import { PartnerAccess1764000000000 } from '../partner-access/1764000000000-partner-access.migration';
 import { TerminalList1764640000000 } from './1764640000000-terminal-list.migration';
 import { TerminalListProjector } from './terminal-list.projector';
@@ -36,24 +35,14 @@ describe('terminal-list projector', () => {
   let db: DataSource;
   let pool: Pool;
   const projector = new TerminalListProjector();
-  let position = 0n;
+  const feed = projectorFeed(() => db, projector, terminalStream, new Date(T0));
   const revisions = new Map<string, bigint>();
 
+  /** The terminal's next event (revisions counted per terminal). */
   const apply = (id: string, event: TerminalEvent) => {
     const revision = revisions.get(id) ?? 0n;
     revisions.set(id, revision + 1n);
-    return db.transaction((tx) =>
-      projector.handle(tx, {
-        id: `${id}-${revision}`,
-        stream: terminalStream(id),
-        revision,
-        globalPosition: ++position,
-        type: event.type,
-        data: event.data,
-        metadata: testMetadata(),
-        recordedAt: new Date(T0),
-      } as RecordedEvent),
-    );
+    return feed.apply(id, event, revision);
   };
 
   const row = async (id: string) =>
@@ -107,7 +96,7 @@ describe('terminal-list projector', () => {
       api_key_prefix: null,
       api_key_hash: null,
       last_heartbeat_at: null,
-      created_position: String(position),
+      created_position: String(feed.position),
       version: 1,
       snapshot: { id, state: 'UNASSIGNED', apiKey: null, version: 1 },
     });
@@ -116,7 +105,7 @@ describe('terminal-list projector', () => {
   it('follows the lifecycle: key, heartbeat, state, and keeps its place in the list', async () => {
     const id = 'aaaaaaaa-0000-4000-8000-000000000002';
     await apply(id, created(id));
-    const createdAt = String(position);
+    const createdAt = String(feed.position);
     await apply(id, provisioned(id, 'PrefixAA'));
     expect(await row(id)).toMatchObject({
       state: 'PROVISIONED',

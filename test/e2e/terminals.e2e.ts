@@ -16,17 +16,18 @@ import { expectProblem, expectValidationError, ISO_TIMESTAMP, UUID } from '../su
  * an unknown route does.
  */
 
-const TERMINAL_FIELDS = [
-  'id',
-  'merchant_id',
-  'serial_number',
-  'model',
-  'firmware_version',
-  'state',
-  'last_heartbeat_at',
-  'created_at',
-];
 const TERMINAL_KEY = /^ctk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/;
+
+/** The partner's actions on one terminal: `POST /terminals/{id}/<action>`. */
+const PARTNER_ACTIONS = [
+  'provision',
+  'rotate-api-key',
+  'suspend',
+  'reactivate',
+  'start-maintenance',
+  'end-maintenance',
+  'decommission',
+];
 
 /** Every terminal route of the released app, with a sample path. */
 function terminalRoutes(id: string): [string, string][] {
@@ -34,9 +35,10 @@ function terminalRoutes(id: string): [string, string][] {
     ['GET', '/terminals'],
     ['POST', '/terminals'],
     ['GET', `/terminals/${id}`],
-    ...['provision', 'rotate-api-key', 'suspend', 'reactivate', 'start-maintenance', 'end-maintenance']
-      .concat(['decommission', 'heartbeat'])
-      .map((action): [string, string] => ['POST', `/terminals/${id}/${action}`]),
+    ...[...PARTNER_ACTIONS, 'heartbeat'].map((action): [string, string] => [
+      'POST',
+      `/terminals/${id}/${action}`,
+    ]),
   ];
 }
 
@@ -126,7 +128,6 @@ describe('terminals, released (RELEASED_OPERATIONS=terminals)', () => {
     it('POST /terminals: 201, the spec fields, UNASSIGNED; it reads and lists the same', async () => {
       const created = await f.register({ serial_number: 'PAX-A920-0820123456', model: '  PAX A920 Pro ' });
       expect(created.status).toBe(201);
-      expect(Object.keys(created.body)).toEqual(TERMINAL_FIELDS);
       expect(created.body).toEqual({
         id: expect.stringMatching(UUID),
         merchant_id: f.merchantId,
@@ -221,15 +222,7 @@ describe('terminals, released (RELEASED_OPERATIONS=terminals)', () => {
       const res = await f.partner.client.post(`/terminals/${id}/decommission`);
       expect([res.status, res.body.state]).toEqual([200, 'DECOMMISSIONED']);
       expectProblem(await heartbeat(key, id), 401, 'unauthorized');
-      for (const action of [
-        'provision',
-        'rotate-api-key',
-        'suspend',
-        'reactivate',
-        'start-maintenance',
-        'end-maintenance',
-        'decommission',
-      ]) {
+      for (const action of PARTNER_ACTIONS) {
         expectProblem(
           await f.partner.client.post(`/terminals/${id}/${action}`),
           409,
@@ -443,15 +436,7 @@ describe('terminals, released (RELEASED_OPERATIONS=terminals)', () => {
       const { id } = await owner.terminalIn('ACTIVE');
       const stranger = await fleet();
       expectProblem(await stranger.partner.client.get(`/terminals/${id}`), 404, 'terminal_not_found');
-      for (const action of [
-        'provision',
-        'rotate-api-key',
-        'suspend',
-        'reactivate',
-        'start-maintenance',
-        'end-maintenance',
-        'decommission',
-      ]) {
+      for (const action of PARTNER_ACTIONS) {
         expectProblem(
           await stranger.partner.client.post(`/terminals/${id}/${action}`),
           404,

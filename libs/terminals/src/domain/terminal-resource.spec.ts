@@ -1,6 +1,7 @@
 import { decide, type TerminalCommand } from './decide';
-import { evolve, type Terminal, type TerminalStateOrNone } from './terminal';
-import { TERMINAL_EVENT_TYPES } from './terminal-events';
+import { stateAfter } from '../../../../test/support/decider-spec';
+import { evolve, initialState, type Terminal, type TerminalStateOrNone } from './terminal';
+import { TERMINAL_EVENT_TYPES, type TerminalEvent } from './terminal-events';
 import { toTerminalKeyResource, toTerminalResource } from './terminal-resource';
 import { TERMINALS_WEBHOOK_EVENTS } from './terminal-webhooks';
 
@@ -22,11 +23,11 @@ const PARTNER = '3f0c6c51-5b7b-4c3e-9d55-1f1f3e4b2a10';
 const T0 = new Date('2026-11-01T10:00:00.000Z');
 const T1 = new Date('2026-11-01T10:05:00.000Z');
 
-function run(commands: TerminalCommand[]): Terminal {
-  let state: TerminalStateOrNone = null;
-  for (const command of commands) for (const event of decide(command, state)) state = evolve(state, event);
-  return state as Terminal;
-}
+const run = (commands: TerminalCommand[]): Terminal =>
+  stateAfter<TerminalCommand, TerminalStateOrNone, TerminalEvent>(
+    { decide, evolve, initialState },
+    commands,
+  ) as Terminal;
 
 const active = run([
   {
