@@ -723,6 +723,10 @@ describe('terminals, not released (RELEASED_OPERATIONS unset)', () => {
     }
   });
 
+  it('a terminal key is unknown everywhere (401): nothing can have issued one', async () => {
+    expectProblem(await platform().as(generateKey('ctk').key).get('/partner/me'), 401, 'unauthorized');
+  });
+
   it('the router has no terminal route at all (a document generated from it has none)', () => {
     const fastify = platform().service.app.getHttpAdapter().getInstance();
     expect(fastify.printRoutes({ commonPrefix: false })).not.toMatch(/terminal/);
