@@ -62,12 +62,6 @@ export const TERMINAL_TRANSITIONS = {
 } as const satisfies Record<string, Partial<Record<TerminalState, TerminalTarget>>>;
 
 export type TerminalAction = keyof typeof TERMINAL_TRANSITIONS;
-export const TERMINAL_ACTIONS = Object.keys(TERMINAL_TRANSITIONS) as TerminalAction[];
-
-/** Whether the table allows `action` from `state` (one lookup). */
-export function canTerminal(action: TerminalAction, state: TerminalState): boolean {
-  return Object.hasOwn(TERMINAL_TRANSITIONS[action], state);
-}
 
 /**
  * The state `action` leads to, or 409 `invalid_state_transition`. `terminal` supplies the state a
