@@ -25,6 +25,8 @@ import { TransactionListMoney1764420000002 } from './transaction-list/1764420000
 import { TransactionListProjector } from './transaction-list/transaction-list.projector';
 import { HppSessionList1764530000000 } from './hpp-session-list/1764530000000-hpp-session-list.migration';
 import { HppSessionListProjector } from './hpp-session-list/hpp-session-list.projector';
+import { TerminalList1764640000000 } from './terminal-list/1764640000000-terminal-list.migration';
+import { TerminalListProjector } from './terminal-list/terminal-list.projector';
 
 export const PROJECTORS: (() => Projector)[] = [
   () => new PartnerListProjector(),
@@ -34,6 +36,7 @@ export const PROJECTORS: (() => Projector)[] = [
   () => new StoredCredentialListProjector(),
   () => new TransactionListProjector(),
   () => new HppSessionListProjector(),
+  () => new TerminalListProjector(),
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -52,4 +55,5 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   TransactionListCounts1764420000001,
   TransactionListMoney1764420000002,
   HppSessionList1764530000000,
+  TerminalList1764640000000,
 ];

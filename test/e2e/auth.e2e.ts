@@ -61,7 +61,8 @@ function callFrom(
 }
 
 describe('authentication and authorisation', () => {
-  const platform = useTestPlatform();
+  // Terminals released, so that the walk over every route below meets theirs too (CONTRACT §9).
+  const platform = useTestPlatform({ RELEASED_OPERATIONS: 'terminals' });
 
   describe('401 unauthorized: the credential is rejected', () => {
     it('refuses a request without an Authorization header', async () => {
@@ -432,7 +433,7 @@ describe('authentication and authorisation', () => {
         ]),
       );
       const undeclared = routes.filter(
-        (r) => !r.access || !['public', 'operator', 'partner'].includes(r.access.tier),
+        (r) => !r.access || !['public', 'operator', 'partner', 'terminal'].includes(r.access.tier),
       );
       expect(undeclared).toEqual([]);
       const partnerWithoutScope = routes.filter((r) => r.access?.tier === 'partner' && !r.access.scope);
@@ -449,6 +450,10 @@ describe('authentication and authorisation', () => {
         '/api/v1/hpp/:sessionId',
         '/api/v1/hpp/:sessionId/result',
       ]);
+      // The terminal tier is exactly the terminal's own heartbeat.
+      expect(routes.filter((r) => r.access?.tier === 'terminal').map((r) => `${r.method} ${r.path}`)).toEqual(
+        ['POST /api/v1/terminals/:terminalId/heartbeat'],
+      );
       // The operator tier is exactly /platform/...
       for (const route of routes) {
         expect({ route, operator: route.path.startsWith('/api/v1/platform/') }).toEqual({

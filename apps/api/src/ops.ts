@@ -28,6 +28,8 @@ const AGGREGATES = [
   'stored_credential',
   'contract',
   'batch',
+  'terminal',
+  'terminal_serial',
 ];
 
 const HELP: Record<string, string> = {

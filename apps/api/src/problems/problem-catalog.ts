@@ -94,6 +94,14 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
     action: 'Create it with PUT first.',
   },
   settlement_batch_not_found: { meaning: 'No such settlement batch.', action: 'Check the batch id.' },
+  terminal_not_found: {
+    meaning: 'No such terminal of yours.',
+    action: 'Check the terminal id (GET /terminals lists yours).',
+  },
+  terminal_serial_number_taken: {
+    meaning: 'The merchant already has a terminal (not decommissioned) with this serial number.',
+    action: 'Use the existing terminal, or decommission it before registering the device again.',
+  },
   partner_not_found: { meaning: 'No such partner.', action: 'Check the partner id.' },
   api_key_not_found: { meaning: 'No such API key of this partner.', action: 'Check the key id.' },
   certification_flow_not_found: {

@@ -24,7 +24,14 @@ export const WithoutIdempotencyHeader = () => SetMetadata(NO_IDEMPOTENCY_HEADER,
 export function idempotencyScope(request: FastifyRequest): string {
   const principal = request.principal;
   if (!principal) return 'public';
-  return principal.kind === 'operator' ? 'platform' : `partner:${principal.partnerId}`;
+  switch (principal.kind) {
+    case 'operator':
+      return 'platform';
+    case 'partner':
+      return `partner:${principal.partnerId}`;
+    case 'terminal':
+      return `terminal:${principal.terminalId}`;
+  }
 }
 
 /**
