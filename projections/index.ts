@@ -25,8 +25,16 @@ import { TransactionListMoney1764420000002 } from './transaction-list/1764420000
 import { TransactionListProjector } from './transaction-list/transaction-list.projector';
 import { HppSessionList1764530000000 } from './hpp-session-list/1764530000000-hpp-session-list.migration';
 import { HppSessionListProjector } from './hpp-session-list/hpp-session-list.projector';
+import { Webhooks1764640000000 } from './webhooks/1764640000000-webhooks.migration';
+import { WebhooksProjector } from './webhooks/webhooks.projector';
 
-export const PROJECTORS: (() => Projector)[] = [
+/** What a projector may need from the deployment's configuration. */
+export interface ProjectorSettings {
+  publicBaseUrl: string;
+  webhookRetrySchedule: readonly number[];
+}
+
+export const PROJECTORS: ((settings: ProjectorSettings) => Projector)[] = [
   () => new PartnerListProjector(),
   () => new PartnerAccessProjector(),
   () => new MerchantListProjector(),
@@ -34,6 +42,11 @@ export const PROJECTORS: (() => Projector)[] = [
   () => new StoredCredentialListProjector(),
   () => new TransactionListProjector(),
   () => new HppSessionListProjector(),
+  (settings) =>
+    new WebhooksProjector({
+      publicBaseUrl: settings.publicBaseUrl,
+      retrySchedule: settings.webhookRetrySchedule,
+    }),
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -52,4 +65,5 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   TransactionListCounts1764420000001,
   TransactionListMoney1764420000002,
   HppSessionList1764530000000,
+  Webhooks1764640000000,
 ];

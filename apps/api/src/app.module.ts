@@ -26,6 +26,7 @@ import { PartnersModule } from '../../../libs/partners/src';
 import { VaultModule } from '../../../libs/vault/src';
 import { TransactionsModule } from '../../../libs/transactions/src';
 import { SettlementModule } from '../../../libs/settlement/src';
+import { WebhooksModule } from '../../../libs/webhooks/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
@@ -99,6 +100,7 @@ export class AppModule {
         VaultModule,
         TransactionsModule,
         SettlementModule,
+        WebhooksModule,
       ],
       controllers: [HealthController, PlatformOpsController, SystemStatusController],
       providers: [

@@ -83,14 +83,14 @@ async function main(argv: string[]): Promise<number> {
         const runner = new ProjectionRunner({
           store,
           dataSource,
-          projectors: PROJECTORS.map((make) => make()),
+          projectors: PROJECTORS.map((make) => make(config)),
           databaseUrl: url,
         });
         if (command === 'rebuild') {
           const name = args[0];
-          if (!PROJECTORS.some((make) => make().name === name)) {
+          if (!PROJECTORS.some((make) => make(config).name === name)) {
             process.stderr.write(
-              `unknown projection ${JSON.stringify(name ?? '')}; known: ${PROJECTORS.map((m) => m().name).join(', ')}\n`,
+              `unknown projection ${JSON.stringify(name ?? '')}; known: ${PROJECTORS.map((m) => m(config).name).join(', ')}\n`,
             );
             return 2;
           }

@@ -10,3 +10,5 @@ export { ProjectionCheckpoints1763800000000 } from './1763800000000-projection-c
 /** The engine's own table; every data source that runs projectors includes these. */
 export const PROJECTION_ENGINE_ENTITIES = [ProjectionCheckpoint];
 export const PROJECTION_ENGINE_MIGRATIONS = [ProjectionCheckpoints1763800000000];
+export { AppendListener } from './append-listener';
+export { Alarm } from './alarm';

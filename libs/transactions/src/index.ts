@@ -8,4 +8,9 @@ export {
 } from './application/payments';
 export { TransactionReader } from './application/transaction-reader';
 export { RunTransactionCommand } from './application/transaction-commands';
-export { ALL_MERCHANTS, filterConditions, parseTransactionFilters } from './application/transaction-queries';
+export {
+  ALL_MERCHANTS,
+  filterConditions,
+  parseInstant,
+  parseTransactionFilters,
+} from './application/transaction-queries';

@@ -15,6 +15,7 @@ import {
   WEBHOOK_ENDPOINT_ACTIONS,
   WEBHOOK_ENDPOINT_STATES,
   type WebhookEndpointAction,
+  type WebhookEndpointStateOrNone,
 } from './webhook-endpoint-states';
 
 const ID = '5d1f0f3c-2a40-4c51-9a3e-6f1b2c3d4e5f';
@@ -138,7 +139,7 @@ const ALLOWED = new Set([
   'SUSPENDED remove_primary',
 ]);
 
-const STATES = [NO_ENDPOINT, ...WEBHOOK_ENDPOINT_STATES];
+const STATES: WebhookEndpointStateOrNone[] = [NO_ENDPOINT, ...WEBHOOK_ENDPOINT_STATES];
 const PAIRS = STATES.flatMap((state) => WEBHOOK_ENDPOINT_ACTIONS.map((action) => [state, action] as const));
 
 describe('the webhook endpoint transition table', () => {
