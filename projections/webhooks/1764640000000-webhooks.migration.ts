@@ -78,6 +78,12 @@ export class Webhooks1764640000000 implements MigrationInterface {
       'create index webhook_deliveries_endpoint on webhook_deliveries (endpoint_id, position_key desc)',
     );
     await db.query('create index webhook_deliveries_envelope on webhook_deliveries (envelope_id)');
+    // A queue table: every delivery is updated at least twice, and the due index must not fill
+    // with dead entries between vacuums; vacuum and analyze it after ~1% of its rows changed.
+    await db.query(
+      `alter table webhook_deliveries set (autovacuum_vacuum_scale_factor = 0.01,
+         autovacuum_vacuum_threshold = 500, autovacuum_analyze_scale_factor = 0.02, autovacuum_vacuum_cost_delay = 0)`,
+    );
     await db.query(`
       create table webhook_endpoint_health (
         endpoint_id uuid primary key,

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import { Client, type Pool, type QueryResultRow } from 'pg';
 import type { DeliveryState } from '../domain/delivery-rules';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint';
 import { SUSPEND_AFTER_FAILED_DELIVERIES } from '../domain/webhook-endpoint-states';
@@ -48,10 +48,56 @@ export interface EndpointFailureRun {
  * again: at least once. Due times (`next_attempt_at`) are on the platform clock.
  */
 export class DeliveryQueue {
+  private claimClient: Client | null = null;
+  private connecting: Promise<Client> | null = null;
+
   constructor(private readonly pool: Pool) {}
 
+  /** Closes the claims' connection (the worker is stopping). */
+  async close(): Promise<void> {
+    const client = this.claimClient ?? (await this.connecting?.catch(() => null));
+    this.claimClient = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  /**
+   * Claims and the next-due read run on a connection of their own that never plans a bitmap scan:
+   * they must walk the partial index on `next_attempt_at` in order and stop at the first usable
+   * rows. A bitmap scan (what the planner picks while the table's statistics still say it is
+   * small) visits every dead entry the finished deliveries left in that index on every pass, until
+   * vacuum; an index scan marks them dead on its first visit and skips them from then on.
+   */
+  private async ordered<R extends QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> {
+    // A broken connection drops itself ('error', 'end'); the next call opens another.
+    const client = this.claimClient ?? (await (this.connecting ??= this.connect()));
+    return (await client.query<R>(sql, params)).rows;
+  }
+
+  private async connect(): Promise<Client> {
+    const client = new Client({
+      connectionString: this.pool.options.connectionString,
+      application_name: 'partner-payments:webhook-claims',
+    });
+    const drop = () => {
+      if (this.claimClient === client) this.claimClient = null;
+    };
+    client.on('error', drop);
+    client.on('end', drop);
+    try {
+      await client.connect();
+      await client.query('set enable_bitmapscan = off');
+      this.claimClient = client;
+      return client;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    } finally {
+      this.connecting = null;
+    }
+  }
+
   async claim(now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-    const { rows } = await this.pool.query<{
+    const rows = await this.ordered<{
       id: string;
       lease_token: string;
       run_attempts: number;
@@ -65,9 +111,9 @@ export class DeliveryQueue {
     }>(
       `with due as (
          select d.id from webhook_deliveries d
-           join webhook_endpoints e on e.id = d.endpoint_id and e.state = 'ENABLED'
           where d.state = 'PENDING' and d.next_attempt_at <= $1
             and (d.lease_until is null or d.lease_until < clock_timestamp())
+            and exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.state = 'ENABLED')
           order by d.next_attempt_at
           limit $2
           for update of d skip locked
@@ -97,21 +143,44 @@ export class DeliveryQueue {
   /**
    * Appends each attempt to its delivery's history. Its outcome (state, next attempt) is applied
    * only while this process still holds the lease: a delivery replayed meanwhile keeps its new run.
+   * In the same statement, counts consecutive deliveries that ended without success per endpoint
+   * (`runs`, test events aside) and answers the endpoints that reached the suspension threshold.
    */
-  async record(records: AttemptRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    await this.pool.query(
-      `update webhook_deliveries d
-          set attempts = d.attempts || jsonb_build_array(r.attempt),
-              state = case when d.lease_token = r.token then r.state else d.state end,
-              run_attempts = case when d.lease_token = r.token then d.run_attempts + 1 else d.run_attempts end,
-              next_attempt_at = case when d.lease_token = r.token then r.next_attempt_at else d.next_attempt_at end,
-              lease_until = case when d.lease_token = r.token then null else d.lease_until end,
-              lease_token = case when d.lease_token = r.token then null else d.lease_token end,
-              updated_at = r.at
-         from jsonb_to_recordset($1::jsonb) as r(id uuid, token uuid, state text, attempt jsonb,
-              next_attempt_at timestamptz, at timestamptz)
-        where d.id = r.id`,
+  async record(
+    records: AttemptRecord[],
+    runs: EndpointFailureRun[],
+  ): Promise<{ endpointId: string; failures: number }[]> {
+    if (records.length === 0) return [];
+    const { rows } = await this.pool.query<{ endpoint_id: string; consecutive_failures: number }>(
+      `with attempts as (
+         update webhook_deliveries d
+            set attempts = d.attempts || jsonb_build_array(r.attempt),
+                state = case when d.lease_token = r.token then r.state else d.state end,
+                run_attempts = case when d.lease_token = r.token then d.run_attempts + 1 else d.run_attempts end,
+                next_attempt_at = case when d.lease_token = r.token then r.next_attempt_at else d.next_attempt_at end,
+                lease_until = case when d.lease_token = r.token then null else d.lease_until end,
+                lease_token = case when d.lease_token = r.token then null else d.lease_token end,
+                updated_at = r.at
+           from jsonb_to_recordset($1::jsonb) as r(id uuid, token uuid, state text, attempt jsonb,
+                next_attempt_at timestamptz, at timestamptz)
+          where d.id = r.id
+       ), runs as (
+         select * from jsonb_to_recordset($2::jsonb) as r(endpoint_id uuid, reset boolean, failures integer)
+       ), updated as (
+         update webhook_endpoint_health h
+            set consecutive_failures = case when runs.reset then runs.failures else h.consecutive_failures + runs.failures end,
+                updated_at = now()
+           from runs where h.endpoint_id = runs.endpoint_id
+         returning h.endpoint_id, h.consecutive_failures
+       ), inserted as (
+         insert into webhook_endpoint_health (endpoint_id, consecutive_failures)
+         select runs.endpoint_id, runs.failures from runs
+          where not exists (select 1 from updated u where u.endpoint_id = runs.endpoint_id)
+         on conflict (endpoint_id) do nothing
+         returning endpoint_id, consecutive_failures
+       )
+       select * from updated where consecutive_failures >= $3
+       union all select * from inserted where consecutive_failures >= $3`,
       [
         JSON.stringify(
           records.map((record) => ({
@@ -123,8 +192,13 @@ export class DeliveryQueue {
             at: record.attempt.at,
           })),
         ),
+        JSON.stringify(
+          runs.map((run) => ({ endpoint_id: run.endpointId, reset: run.reset, failures: run.failures })),
+        ),
+        SUSPEND_AFTER_FAILED_DELIVERIES,
       ],
     );
+    return rows.map((row) => ({ endpointId: row.endpoint_id, failures: row.consecutive_failures }));
   }
 
   /** Gives back claims this process will not finish (it is stopping): another may take them at once. */
@@ -138,48 +212,20 @@ export class DeliveryQueue {
     );
   }
 
-  /** The earliest due time of a deliverable PENDING delivery, to sleep until then. */
+  /**
+   * The earliest due time of a deliverable PENDING delivery, to sleep until then. Both this and
+   * the claim walk the partial index on `next_attempt_at` in order and stop at the first rows they
+   * can use, so dead entries of finished deliveries cost a visit once, not on every pass.
+   */
   async nextDue(): Promise<Date | null> {
-    const { rows } = await this.pool.query<{ due: Date | null }>(
-      `select min(d.next_attempt_at) as due from webhook_deliveries d
-         join webhook_endpoints e on e.id = d.endpoint_id and e.state = 'ENABLED'
-        where d.state = 'PENDING'`,
+    const rows = await this.ordered<{ due: Date | null }>(
+      `select d.next_attempt_at as due from webhook_deliveries d
+        where d.state = 'PENDING' and (d.lease_until is null or d.lease_until < clock_timestamp())
+          and exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.state = 'ENABLED')
+        order by d.next_attempt_at limit 1`,
+      [],
     );
     return rows[0]?.due ?? null;
-  }
-
-  /**
-   * Counts consecutive deliveries that ended without success per endpoint (test events aside);
-   * answers the endpoints that reached the suspension threshold.
-   */
-  async countFailures(runs: EndpointFailureRun[]): Promise<{ endpointId: string; failures: number }[]> {
-    if (runs.length === 0) return [];
-    const { rows } = await this.pool.query<{ endpoint_id: string; consecutive_failures: number }>(
-      `with r as (
-         select * from jsonb_to_recordset($1::jsonb) as r(endpoint_id uuid, reset boolean, failures integer)
-       ), updated as (
-         update webhook_endpoint_health h
-            set consecutive_failures = case when r.reset then r.failures else h.consecutive_failures + r.failures end,
-                updated_at = now()
-           from r where h.endpoint_id = r.endpoint_id
-         returning h.endpoint_id, h.consecutive_failures
-       ), inserted as (
-         insert into webhook_endpoint_health (endpoint_id, consecutive_failures)
-         select r.endpoint_id, r.failures from r
-          where not exists (select 1 from updated u where u.endpoint_id = r.endpoint_id)
-         on conflict (endpoint_id) do nothing
-         returning endpoint_id, consecutive_failures
-       )
-       select * from updated union all select * from inserted`,
-      [
-        JSON.stringify(
-          runs.map((run) => ({ endpoint_id: run.endpointId, reset: run.reset, failures: run.failures })),
-        ),
-      ],
-    );
-    return rows
-      .filter((row) => row.consecutive_failures >= SUSPEND_AFTER_FAILED_DELIVERIES)
-      .map((row) => ({ endpointId: row.endpoint_id, failures: row.consecutive_failures }));
   }
 
   /** ENABLED endpoints past the suspension threshold (a suspension that did not get recorded). */

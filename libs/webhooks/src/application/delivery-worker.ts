@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { RunPartnerCommand } from '../../../partners/src';
@@ -90,6 +91,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
   ) {
     this.queue = new DeliveryQueue(pool);
+    // Every attempt in flight listens for the stop.
+    setMaxListeners(0, this.stopSignal.signal);
     this.leaseSeconds = Math.ceil(config.webhookTimeoutMs / 1000) + 5;
     this.housekeeping = new PeriodicTask(
       () => this.keepHouse(),
@@ -125,6 +128,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     await this.flushNow();
     await this.flushing;
     await this.queue.release(this.abandoned.splice(0)).catch(() => undefined);
+    await this.queue.close();
     await this.housekeeping.stop();
     await this.listener?.close();
     this.sender.close();
@@ -245,7 +249,6 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
   }
 
   private async write(batch: Pending[]): Promise<void> {
-    await this.queue.record(batch.map((p) => p.record));
     const runs = new Map<string, EndpointFailureRun>();
     for (const { record, claim } of batch) {
       if (record.state === 'PENDING' || !countsTowardsHealth(claim.eventType)) continue;
@@ -254,7 +257,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
       else Object.assign(run, { reset: true, failures: 0 });
       runs.set(claim.endpointId, run);
     }
-    const due = await this.queue.countFailures([...runs.values()]);
+    const due = await this.queue.record(
+      batch.map((p) => p.record),
+      [...runs.values()],
+    );
     for (const { endpointId, failures } of due) {
       const claim = batch.find((p) => p.claim.endpointId === endpointId)!.claim;
       await this.suspend(endpointId, claim.partnerId, claim.endpoint.version, failures);
