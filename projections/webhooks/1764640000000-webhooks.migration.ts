@@ -82,7 +82,7 @@ export class Webhooks1764640000000 implements MigrationInterface {
     // with dead entries between vacuums; vacuum and analyze it after ~1% of its rows changed.
     await db.query(
       `alter table webhook_deliveries set (autovacuum_vacuum_scale_factor = 0.01,
-         autovacuum_vacuum_threshold = 500, autovacuum_analyze_scale_factor = 0.02, autovacuum_vacuum_cost_delay = 0)`,
+         autovacuum_vacuum_threshold = 500, autovacuum_analyze_scale_factor = 0.02)`,
     );
     await db.query(`
       create table webhook_endpoint_health (

@@ -61,13 +61,17 @@ export class DeliveryQueue {
   }
 
   /**
-   * Claims and the next-due read run on a connection of their own that never plans a bitmap scan:
-   * they must walk the partial index on `next_attempt_at` in order and stop at the first usable
-   * rows. A bitmap scan (what the planner picks while the table's statistics still say it is
-   * small) visits every dead entry the finished deliveries left in that index on every pass, until
-   * vacuum; an index scan marks them dead on its first visit and skips them from then on.
+   * Claims and attempt records run on a connection of the worker's own, set up for a queue:
+   * - it never plans a bitmap scan: a claim must walk the partial index on `next_attempt_at` in
+   *   order and stop at the first usable rows. A bitmap scan (what the planner picks while the
+   *   table's statistics still say it is small) visits every dead entry finished deliveries left in
+   *   that index on every pass, until vacuum; an index scan marks them dead on its first visit;
+   * - its commits do not wait for the WAL flush (`synchronous_commit = off`): a lease or an attempt
+   *   a database crash forgets (its last fraction of a second) only means the attempt is made
+   *   again, which at-least-once delivery allows, and the write path's commits are not kept
+   *   waiting behind the worker's.
    */
-  private async ordered<R extends QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> {
+  private async queued<R extends QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> {
     // A broken connection drops itself ('error', 'end'); the next call opens another.
     const client = this.claimClient ?? (await (this.connecting ??= this.connect()));
     return (await client.query<R>(sql, params)).rows;
@@ -85,7 +89,7 @@ export class DeliveryQueue {
     client.on('end', drop);
     try {
       await client.connect();
-      await client.query('set enable_bitmapscan = off');
+      await client.query('set enable_bitmapscan = off; set synchronous_commit = off');
       this.claimClient = client;
       return client;
     } catch (error) {
@@ -97,7 +101,7 @@ export class DeliveryQueue {
   }
 
   async claim(now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-    const rows = await this.ordered<{
+    const rows = await this.queued<{
       id: string;
       lease_token: string;
       run_attempts: number;
@@ -151,7 +155,7 @@ export class DeliveryQueue {
     runs: EndpointFailureRun[],
   ): Promise<{ endpointId: string; failures: number }[]> {
     if (records.length === 0) return [];
-    const { rows } = await this.pool.query<{ endpoint_id: string; consecutive_failures: number }>(
+    const rows = await this.queued<{ endpoint_id: string; consecutive_failures: number }>(
       `with attempts as (
          update webhook_deliveries d
             set attempts = d.attempts || jsonb_build_array(r.attempt),
@@ -210,22 +214,6 @@ export class DeliveryQueue {
         where d.id = r.id and d.lease_token = r.token`,
       [JSON.stringify(claims.map((claim) => ({ id: claim.id, token: claim.leaseToken })))],
     );
-  }
-
-  /**
-   * The earliest due time of a deliverable PENDING delivery, to sleep until then. Both this and
-   * the claim walk the partial index on `next_attempt_at` in order and stop at the first rows they
-   * can use, so dead entries of finished deliveries cost a visit once, not on every pass.
-   */
-  async nextDue(): Promise<Date | null> {
-    const rows = await this.ordered<{ due: Date | null }>(
-      `select d.next_attempt_at as due from webhook_deliveries d
-        where d.state = 'PENDING' and (d.lease_until is null or d.lease_until < clock_timestamp())
-          and exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.state = 'ENABLED')
-        order by d.next_attempt_at limit 1`,
-      [],
-    );
-    return rows[0]?.due ?? null;
   }
 
   /** ENABLED endpoints past the suspension threshold (a suspension that did not get recorded). */

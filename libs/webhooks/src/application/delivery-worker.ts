@@ -37,7 +37,7 @@ export const WEBHOOK_DELIVERY_ACTOR = 'system:webhook-delivery';
 /** Attempts in flight per process, and the most one claim takes. */
 export const MAX_IN_FLIGHT = 128;
 const CLAIM_BATCH = 100;
-/** Longest sleep without a NOTIFY: a due retry (sandbox clock moved, say) waits at most this. */
+/** Longest sleep without a NOTIFY: a retry that falls due (or a sandbox clock moved) waits at most this. */
 const POLL_INTERVAL_MS = 500;
 /** Attempt outcomes are written in batches: after this many, or this long after the first. */
 const FLUSH_SIZE = 100;
@@ -49,7 +49,7 @@ type Pending = { record: AttemptRecord; claim: ClaimedDelivery };
 
 /**
  * The delivery worker, one per process (docs/webhooks.md, "How delivery works"). It sleeps until
- * the `webhooks` projector NOTIFYs new work, or until the next due retry (at most 500 ms), then:
+ * the `webhooks` projector NOTIFYs new work, or 500 ms (a retry falls due between), then:
  * 1. applies queued changes of the partners' primary endpoints (`webhook_url`);
  * 2. claims due deliveries of ENABLED endpoints (row leases, `FOR UPDATE SKIP LOCKED`) up to
  *    {@link MAX_IN_FLIGHT} attempts in flight, signs each with the endpoint's secrets (Standard
@@ -159,19 +159,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
         }
         this.backlog = more || this.inFlight.size >= MAX_IN_FLIGHT;
         if (more && this.inFlight.size < MAX_IN_FLIGHT) continue;
-        await this.alarm.sleep(this.backlog ? POLL_INTERVAL_MS : await this.untilNextDue());
+        await this.alarm.sleep(POLL_INTERVAL_MS);
       } catch (err) {
         if (this.stopping) break;
         this.logger.warn({ err }, 'webhook delivery pass failed; retrying');
         await this.alarm.sleep(POLL_INTERVAL_MS);
       }
     }
-  }
-
-  private async untilNextDue(): Promise<number> {
-    const due = await this.queue.nextDue();
-    if (!due) return POLL_INTERVAL_MS;
-    return Math.max(5, Math.min(POLL_INTERVAL_MS, due.getTime() - this.clock.now().getTime()));
   }
 
   private start(claim: ClaimedDelivery): void {
