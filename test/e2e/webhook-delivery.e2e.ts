@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { expectProblem, expectValidationError, ISO_TIMESTAMP } from '../support/problems';
-import { activeMerchant, transactionStreams, vaultedCredential } from '../support/payments';
+import { activeMerchant, draftMerchant, transactionStreams, vaultedCredential } from '../support/payments';
 import { testMetadata } from '../support/metadata';
 import { answer, eventually, WebhookReceiver, type Behaviour } from '../support/webhook-receiver';
 
@@ -43,16 +43,7 @@ describe('webhook delivery', () => {
   }
 
   /** A partner-visible event: a new merchant (merchant.created). */
-  const emit = async (partner: TestPartner, name = 'Corner Bakery') => {
-    const res = await partner.client.post('/merchants', {
-      business_name: name,
-      contact_email: 'sam@bakery.test',
-      contact_name: 'Sam Baker',
-      merchant_category_code: '5812',
-    });
-    expect(res.status).toBe(201);
-    return res.body.id as string;
-  };
+  const emit = (partner: TestPartner, name = 'Corner Bakery') => draftMerchant(partner, name);
   const deliveries = async (s: Setup) =>
     (await s.partner.client.get(`/webhook-endpoints/${s.endpointId}/deliveries`)).body.data;
   /** The endpoint's only delivery once `check` accepts it. */

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { expectProblem, expectValidationError, ISO_TIMESTAMP, UUID } from '../support/problems';
+import { draftMerchant } from '../support/payments';
 import { eventually, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -21,16 +22,7 @@ describe('webhook endpoints', () => {
   };
   afterAll(async () => Promise.all(receivers.map((r) => r.close())));
 
-  const newMerchant = async (partner: TestPartner, name = 'Corner Bakery') => {
-    const res = await partner.client.post('/merchants', {
-      business_name: name,
-      contact_email: 'sam@bakery.test',
-      contact_name: 'Sam Baker',
-      merchant_category_code: '5812',
-    });
-    expect(res.status).toBe(201);
-    return res.body.id as string;
-  };
+  const newMerchant = (partner: TestPartner, name = 'Corner Bakery') => draftMerchant(partner, name);
   const advanceClock = async (seconds: number) =>
     expect(
       (await platform().operator.post('/platform/sandbox/clock', { advance_seconds: seconds })).status,
