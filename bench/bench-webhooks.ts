@@ -142,6 +142,10 @@ async function throughput(service: RunningService, operator: string, events: num
     const received = await collect(receiver, expected, 300_000);
     const first = received[0]?.[1] ?? Date.now();
     const last = received[received.length - 1]?.[1] ?? first;
+    // The outcomes are written in batches a moment after the arrivals.
+    for (let waited = 0; waited < 10_000 && (await count(`state = 'SUCCEEDED'`)) < expected; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     return {
       expected,
       received: received.length,

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Pool } from 'pg';
@@ -249,6 +249,7 @@ function table(rows: Row[], baseline: Row): string {
 }
 
 async function main(): Promise<void> {
+  const startLoad = loadavg()[0];
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
@@ -321,6 +322,8 @@ Written by \`npm run bench\` (${new Date().toISOString()}). Each throughput row 
 embedded PostgreSQL with its durable defaults (fsync on), so the numbers include commit flushes.
 
 Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory (${(freemem() / 2 ** 30).toFixed(1)} GiB free), Node ${process.version}, ${process.platform}/${process.arch}.
+Load average (1 min) when the run started ${startLoad.toFixed(2)}, when it ended ${loadavg()[0].toFixed(2)}: anything else running on the
+machine shares its cores with the measurements.
 
 ## Targets
 

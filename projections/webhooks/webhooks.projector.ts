@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../libs/event-store/src';
 import { hppUrls } from '../../libs/hosted-pages/src';
+import { UUID } from '../../libs/platform/src/validation/uuid';
 import type { Projector } from '../../libs/projections/src';
 import {
   WEBHOOK_DELIVERIES_CHANNEL,
@@ -32,7 +33,6 @@ export interface WebhooksProjectorOptions {
 
 /** Envelopes of one event sort apart within it (an event carries at most this many types). */
 const TYPES_PER_EVENT = 8n;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface EndpointRow {
   snapshot: WebhookEndpoint;

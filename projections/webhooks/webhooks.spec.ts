@@ -338,7 +338,20 @@ describe('webhooks projector', () => {
   });
 
   it('after pruning, a rebuild does not bring pruned events back as new envelopes or deliveries', async () => {
-    await pool.query(`update webhook_deliveries set state = 'SUCCEEDED', next_attempt_at = null`);
+    // Finished deliveries go, and so do pending ones whose endpoint is gone.
+    const [pending] = await rows(`select endpoint_id from webhook_deliveries where state = 'PENDING' limit 1`);
+    await pool.query(
+      `update webhook_deliveries set state = 'SUCCEEDED', next_attempt_at = null where endpoint_id <> $1`,
+      [pending.endpoint_id],
+    );
+    const deleting = runner();
+    await deleting.start();
+    const deleted = await append(`webhook_endpoint-${pending.endpoint_id}`, {
+      type: 'WebhookEndpointDeleted',
+      data: { endpointId: pending.endpoint_id, partnerId: PARTNER, deletedAt: clock.now().toISOString() },
+    });
+    await deleting.waitFor(deleted, ['webhooks']);
+    await deleting.stop();
     const pruned = await new DeliveryQueue(pool).prune(new Date(clock.now().getTime() + 1000));
     expect(pruned).toBeGreaterThan(0);
     expect(await count('webhook_events')).toBe(0);

@@ -1,4 +1,4 @@
-import { Client, type Pool, type QueryResultRow } from 'pg';
+import { Pool, type QueryResultRow } from 'pg';
 import type { DeliveryState } from '../domain/delivery-rules';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint';
 import { SUSPEND_AFTER_FAILED_DELIVERIES } from '../domain/webhook-endpoint-states';
@@ -48,56 +48,36 @@ export interface EndpointFailureRun {
  * again: at least once. Due times (`next_attempt_at`) are on the platform clock.
  */
 export class DeliveryQueue {
-  private claimClient: Client | null = null;
-  private connecting: Promise<Client> | null = null;
-
-  constructor(private readonly pool: Pool) {}
-
-  /** Closes the claims' connection (the worker is stopping). */
-  async close(): Promise<void> {
-    const client = this.claimClient ?? (await this.connecting?.catch(() => null));
-    this.claimClient = null;
-    await client?.end().catch(() => undefined);
-  }
-
   /**
-   * Claims and attempt records run on a connection of the worker's own, set up for a queue:
-   * - it never plans a bitmap scan: a claim must walk the partial index on `next_attempt_at` in
+   * Claims and attempt records run on connections of the worker's own, set up for a queue:
+   * - they never plan a bitmap scan: a claim must walk the partial index on `next_attempt_at` in
    *   order and stop at the first usable rows. A bitmap scan (what the planner picks while the
    *   table's statistics still say it is small) visits every dead entry finished deliveries left in
    *   that index on every pass, until vacuum; an index scan marks them dead on its first visit;
-   * - its commits do not wait for the WAL flush (`synchronous_commit = off`): a lease or an attempt
-   *   a database crash forgets (its last fraction of a second) only means the attempt is made
-   *   again, which at-least-once delivery allows, and the write path's commits are not kept
+   * - their commits do not wait for the WAL flush (`synchronous_commit = off`): a lease or an
+   *   attempt a database crash forgets (its last fraction of a second) only means the attempt is
+   *   made again, which at-least-once delivery allows, and the write path's commits are not kept
    *   waiting behind the worker's.
    */
-  private async queued<R extends QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> {
-    // A broken connection drops itself ('error', 'end'); the next call opens another.
-    const client = this.claimClient ?? (await (this.connecting ??= this.connect()));
-    return (await client.query<R>(sql, params)).rows;
+  private readonly queue: Pool;
+
+  constructor(private readonly pool: Pool) {
+    this.queue = new Pool({
+      connectionString: pool.options.connectionString,
+      application_name: 'partner-payments:webhook-queue',
+      options: '-c enable_bitmapscan=off -c synchronous_commit=off',
+      max: 3,
+    });
+    this.queue.on('error', () => undefined); // an idle connection lost: the next query opens another
   }
 
-  private async connect(): Promise<Client> {
-    const client = new Client({
-      connectionString: this.pool.options.connectionString,
-      application_name: 'partner-payments:webhook-claims',
-    });
-    const drop = () => {
-      if (this.claimClient === client) this.claimClient = null;
-    };
-    client.on('error', drop);
-    client.on('end', drop);
-    try {
-      await client.connect();
-      await client.query('set enable_bitmapscan = off; set synchronous_commit = off');
-      this.claimClient = client;
-      return client;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    } finally {
-      this.connecting = null;
-    }
+  /** Closes the queue's connections (the worker is stopping). */
+  async close(): Promise<void> {
+    await this.queue.end().catch(() => undefined);
+  }
+
+  private async queued<R extends QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> {
+    return (await this.queue.query<R>(sql, params)).rows;
   }
 
   async claim(now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
@@ -291,9 +271,14 @@ export class DeliveryQueue {
         await client.query('commit');
         return 0;
       }
-      await client.query(`delete from webhook_deliveries where position_key <= $1 and state <> 'PENDING'`, [
-        key,
-      ]);
+      // Finished deliveries, and those that can no longer be attempted (their endpoint deleted, or
+      // suspended for as long as the retention).
+      await client.query(
+        `delete from webhook_deliveries d where d.position_key <= $1
+           and (d.state <> 'PENDING'
+                or not exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.state = 'ENABLED'))`,
+        [key],
+      );
       const deleted = await client.query(
         `delete from webhook_events v where v.position_key <= $1
            and not exists (select 1 from webhook_deliveries d where d.envelope_id = v.id)`,
