@@ -135,7 +135,8 @@ export interface BenchPartner {
   vaultToken: string;
 }
 
-const metadataFor = (partnerId: string): EventMetadata => ({
+/** The metadata of what the bench itself writes for a partner. */
+export const metadataFor = (partnerId: string): EventMetadata => ({
   actor: 'system:bench',
   partner_id: partnerId,
   request_id: null,

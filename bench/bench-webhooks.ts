@@ -10,9 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RunningService } from '../apps/api/src/server';
-import type { EventMetadata } from '../libs/event-store/src';
 import { envelopeIdFor } from '../libs/webhooks/src';
-import { call, expectStatus, newPartner, startBenchService } from './bench-transactions';
+import { call, expectStatus, metadataFor, newPartner, startBenchService } from './bench-transactions';
 import { freePort } from '../libs/platform/src/database/embedded-postgres';
 import { percentile } from './load-worker';
 import { ReceiverThread } from './receiver-worker';
@@ -29,15 +28,6 @@ export interface WebhookBenchOptions {
   /** Seconds of the 100 events/s latency run. */
   latencySeconds: number;
 }
-
-const metadata = (partnerId: string): EventMetadata => ({
-  actor: 'system:bench',
-  partner_id: partnerId,
-  request_id: null,
-  idempotency_key: null,
-  causation_id: null,
-  correlation_id: null,
-});
 
 /** A customer created: a partner-visible event (`customer.created`) with the given event id. */
 function customerCreated(partnerId: string, merchantId: string) {
@@ -93,7 +83,7 @@ async function collect(receiver: ReceiverThread, count: number, timeoutMs: numbe
 /**
  * A backlog, then its drain: the events are appended while the endpoints' receiver is down (each
  * first attempt is refused at once and scheduled 30 s later); then the receiver starts on that
- * port and the sandbox clock moves 30 s, so every delivery is due at once. What is timed is the
+ * port and the sandbox clock moves 31 minutes, so every delivery is due at once. What is timed is the
  * worker alone: claims, signatures, HTTP, recording.
  */
 async function throughput(service: RunningService, operator: string, events: number) {
@@ -111,7 +101,7 @@ async function throughput(service: RunningService, operator: string, events: num
         const { stream, event } = customerCreated(partner.id, merchantId);
         await store.appendToStream(stream, [event], {
           expectedRevision: 'no_stream',
-          metadata: metadata(partner.id),
+          metadata: metadataFor(partner.id),
         });
       }
     }),
@@ -128,7 +118,10 @@ async function throughput(service: RunningService, operator: string, events: num
         )
       ).rows[0].n,
     );
-  while ((await count(`state = 'PENDING' and run_attempts = 1`)) < expected) {
+  // Every delivery attempted (and refused) at least once; on a slow machine some are on their
+  // second or third attempt already, which the clock's move below makes due as well.
+  for (let waited = 0; (await count(`state = 'PENDING' and run_attempts >= 1`)) < expected; waited += 200) {
+    if (waited > 300_000) throw new Error('the backlog was not attempted within 5 minutes');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const backlogSeconds = (Date.now() - started) / 1000;
@@ -137,7 +130,7 @@ async function throughput(service: RunningService, operator: string, events: num
     await expectStatus(
       'sandbox clock',
       200,
-      call(service, operator, 'POST', '/platform/sandbox/clock', { advance_seconds: 30 }),
+      call(service, operator, 'POST', '/platform/sandbox/clock', { advance_seconds: 31 * 60 }),
     );
     const received = await collect(receiver, expected, 300_000);
     const first = received[0]?.[1] ?? Date.now();
@@ -176,7 +169,7 @@ async function latency(service: RunningService, operator: string, receiver: Rece
     const { stream, event } = customerCreated(partner.id, merchantId);
     appends.push(
       store
-        .appendToStream(stream, [event], { expectedRevision: 'no_stream', metadata: metadata(partner.id) })
+        .appendToStream(stream, [event], { expectedRevision: 'no_stream', metadata: metadataFor(partner.id) })
         .then(() => void committed.set(envelopeIdFor(event.id, 'customer.created'), Date.now())),
     );
   }
@@ -215,7 +208,7 @@ export async function benchWebhooks(
     ];
     const section = `| measurement | events | deliveries | seconds | per second | note |
 |---|---:|---:|---:|---:|---|
-| a backlog of deliveries drained to a local receiver, ${ENDPOINTS} endpoints per event | ${options.events} | ${t.received} of ${t.expected} | ${t.seconds.toFixed(2)} | ${Math.round(t.rate)} | first to last arrival; ${t.succeeded} recorded SUCCEEDED; events appended in ${t.appendedSeconds.toFixed(1)} s (8 writers), every first attempt refused after ${t.backlogSeconds.toFixed(1)} s |
+| a backlog of deliveries drained to a local receiver, ${ENDPOINTS} endpoints per event | ${options.events} | ${t.received} of ${t.expected} | ${t.seconds.toFixed(2)} | ${Math.round(t.rate)} | first to last arrival; ${t.succeeded} recorded SUCCEEDED; events appended in ${t.appendedSeconds.toFixed(1)} s (8 writers), every delivery attempted and refused once after ${t.backlogSeconds.toFixed(1)} s |
 
 | event commit → first attempt, 100 events/s | events | received | p50 ms | p95 ms | p99 ms | max ms | p99 < ${LATENCY_TARGET_P99_MS} ms |
 |---|---:|---:|---:|---:|---:|---:|---|
@@ -226,7 +219,7 @@ database; the receiver is a node:http server on a worker thread answering 204 at
 \`CustomerCreated\` appended through the event store port (8 writers). Throughput: the events are appended
 while the receiver is down, so the \`webhooks\` projector writes ${ENDPOINTS} delivery rows per event and every
 first attempt is refused and scheduled 30 s later; then the receiver starts on that port and the sandbox
-clock moves 30 s, and the drain is timed from the first arrival to the last: the worker alone (lease
+clock moves 31 minutes (every retry due), and the drain is timed from the first arrival to the last: the worker alone (lease
 claims of up to 100 rows, signatures, HTTP over kept-alive connections, up to 128 in flight, outcomes
 recorded in batches). Latency, right after that drain (before autovacuum has cleared its dead rows): one
 event every 10 ms, from the moment its append returned (its commit)
