@@ -339,7 +339,9 @@ describe('webhooks projector', () => {
 
   it('after pruning, a rebuild does not bring pruned events back as new envelopes or deliveries', async () => {
     // Finished deliveries go, and so do pending ones whose endpoint is gone.
-    const [pending] = await rows(`select endpoint_id from webhook_deliveries where state = 'PENDING' limit 1`);
+    const [pending] = await rows(
+      `select endpoint_id from webhook_deliveries where state = 'PENDING' limit 1`,
+    );
     await pool.query(
       `update webhook_deliveries set state = 'SUCCEEDED', next_attempt_at = null where endpoint_id <> $1`,
       [pending.endpoint_id],
