@@ -6,11 +6,12 @@
  * distinct streams; 8 writers contending on one stream (conflicts counted); projection catch-up
  * over 200k events; cold and warm start of the service to healthy; and, on the real service,
  * `POST /transactions` SALE throughput against a bare INSERT route and `GET /transactions` latency
- * at a million rows (bench-transactions.ts).
+ * at a million rows (bench-transactions.ts); webhook deliveries per second and the latency from an
+ * event's commit to its first attempt (bench-webhooks.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Pool } from 'pg';
@@ -21,6 +22,7 @@ import { createDataSource, runMigrations } from '../libs/platform/src/database/d
 import { freePort, startEmbeddedPostgres } from '../libs/platform/src/database/embedded-postgres';
 import { BENCH_ENTITIES, BENCH_MIGRATIONS, benchProjector } from './bench-projector';
 import { benchTransactions } from './bench-transactions';
+import { benchWebhooks } from './bench-webhooks';
 import { ProjectionRunner } from '../libs/projections/src';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
@@ -29,6 +31,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const ROUNDS = 3;
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 300);
+const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5000);
+const WEBHOOK_LATENCY_SECONDS = Number(process.env.BENCH_WEBHOOK_LATENCY_SECONDS ?? 20);
 
 function median(runs: Row[]): Row {
   const sorted = [...runs].sort((a, b) => a.rate - b.rate);
@@ -245,6 +249,7 @@ function table(rows: Row[], baseline: Row): string {
 }
 
 async function main(): Promise<void> {
+  const startLoad = loadavg()[0];
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
@@ -287,6 +292,12 @@ async function main(): Promise<void> {
       listRows: LIST_ROWS,
       listRequests: LIST_REQUESTS,
     });
+    const webhooks = await benchWebhooks({
+      adminUrl: db.url,
+      dataDir: path.join(dir, 'webhooks'),
+      events: WEBHOOK_EVENTS,
+      latencySeconds: WEBHOOK_LATENCY_SECONDS,
+    });
     await db.stop();
 
     console.log('service start, cold and warm...');
@@ -302,6 +313,7 @@ async function main(): Promise<void> {
       `| cold start to healthy < 20 s | ${cold.toFixed(1)} s | ${cold < 20 ? 'met' : 'NOT met'} |`,
       `| warm start to healthy < 5 s | ${warm.toFixed(1)} s | ${warm < 5 ? 'met' : 'NOT met'} |`,
       ...transactions.targets,
+      ...webhooks.targets,
     ];
     const cpu = cpus()[0]?.model ?? 'unknown';
     const report = `# Benchmarks
@@ -310,6 +322,8 @@ Written by \`npm run bench\` (${new Date().toISOString()}). Each throughput row 
 embedded PostgreSQL with its durable defaults (fsync on), so the numbers include commit flushes.
 
 Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory (${(freemem() / 2 ** 30).toFixed(1)} GiB free), Node ${process.version}, ${process.platform}/${process.arch}.
+Load average (1 min) when the run started ${startLoad.toFixed(2)}, when it ended ${loadavg()[0].toFixed(2)}: anything else running on the
+machine shares its cores with the measurements.
 
 ## Targets
 
@@ -332,6 +346,10 @@ until the projector's checkpoint reaches the head.
 ## Transactions
 
 ${transactions.section}
+
+## Webhooks
+
+${webhooks.section}
 `;
     writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), report);
     console.log(report);

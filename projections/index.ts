@@ -27,8 +27,16 @@ import { HppSessionList1764530000000 } from './hpp-session-list/1764530000000-hp
 import { HppSessionListProjector } from './hpp-session-list/hpp-session-list.projector';
 import { TerminalList1764640000000 } from './terminal-list/1764640000000-terminal-list.migration';
 import { TerminalListProjector } from './terminal-list/terminal-list.projector';
+import { Webhooks1764650000000 } from './webhooks/1764650000000-webhooks.migration';
+import { WebhooksProjector } from './webhooks/webhooks.projector';
 
-export const PROJECTORS: (() => Projector)[] = [
+/** What a projector may need from the deployment's configuration. */
+export interface ProjectorSettings {
+  publicBaseUrl: string;
+  webhookRetrySchedule: readonly number[];
+}
+
+export const PROJECTORS: ((settings: ProjectorSettings) => Projector)[] = [
   () => new PartnerListProjector(),
   () => new PartnerAccessProjector(),
   () => new MerchantListProjector(),
@@ -37,6 +45,11 @@ export const PROJECTORS: (() => Projector)[] = [
   () => new TransactionListProjector(),
   () => new HppSessionListProjector(),
   () => new TerminalListProjector(),
+  (settings) =>
+    new WebhooksProjector({
+      publicBaseUrl: settings.publicBaseUrl,
+      retrySchedule: settings.webhookRetrySchedule,
+    }),
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -56,4 +69,5 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   TransactionListMoney1764420000002,
   HppSessionList1764530000000,
   TerminalList1764640000000,
+  Webhooks1764650000000,
 ];

@@ -28,6 +28,7 @@ import { VaultModule } from '../../../libs/vault/src';
 import { TransactionsModule } from '../../../libs/transactions/src';
 import { SettlementModule } from '../../../libs/settlement/src';
 import { TerminalsModule } from '../../../libs/terminals/src';
+import { WebhooksModule } from '../../../libs/webhooks/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
 import { ProblemsController } from './problems/problems.controller';
@@ -105,6 +106,7 @@ export class AppModule {
         VaultModule,
         TransactionsModule,
         SettlementModule,
+        WebhooksModule,
         // A planned operation (CONTRACT §9): until released its routes are not registered at all,
         // so every terminal path answers exactly as an unknown route does.
         ...(infra.config.releasedOperations.includes('terminals') ? [TerminalsModule] : []),

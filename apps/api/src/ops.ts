@@ -107,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
           Boolean(embedded),
         );
       default:
-        return await projections(store, url, command, args[0], out);
+        return await projections(store, url, command, args[0], out, config);
     }
   } finally {
     await store.close();

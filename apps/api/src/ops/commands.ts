@@ -2,7 +2,12 @@ import type { Pool } from 'pg';
 import type { EventStore, RecordedEvent } from '../../../../libs/event-store/src';
 import { createDataSource, runMigrations } from '../../../../libs/platform/src/database/data-source';
 import { ProjectionRunner } from '../../../../libs/projections/src';
-import { PROJECTORS, READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS } from '../../../../projections';
+import {
+  PROJECTORS,
+  READ_MODEL_ENTITIES,
+  READ_MODEL_MIGRATIONS,
+  type ProjectorSettings,
+} from '../../../../projections';
 import { progressBar, type Output } from './output';
 import { ensureReadOnlyRole, READ_ONLY_ROLE, readOnlyPassword, readOnlyRoleSql } from './read-only-role';
 
@@ -58,6 +63,7 @@ export async function projections(
   command: string,
   name: string | undefined,
   out: Output,
+  settings: ProjectorSettings,
 ): Promise<number> {
   const dataSource = createDataSource(url, {
     entities: READ_MODEL_ENTITIES,
@@ -69,11 +75,11 @@ export async function projections(
     const runner = new ProjectionRunner({
       store,
       dataSource,
-      projectors: PROJECTORS.map((make) => make()),
+      projectors: PROJECTORS.map((make) => make(settings)),
       databaseUrl: url,
     });
     if (command === 'rebuild') {
-      const known = PROJECTORS.map((make) => make().name);
+      const known = PROJECTORS.map((make) => make(settings).name);
       if (!name || !known.includes(name)) {
         process.stderr.write(
           `unknown projection ${JSON.stringify(name ?? '')}; known: ${known.join(', ')}\n`,

@@ -102,6 +102,20 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
     meaning: 'The merchant already has a terminal (not decommissioned) with this serial number.',
     action: 'Use the existing terminal, or decommission it before registering the device again.',
   },
+  webhook_endpoint_not_found: {
+    meaning: 'No such webhook endpoint of yours.',
+    action: 'Check the endpoint id (GET /webhook-endpoints lists yours).',
+  },
+  webhook_delivery_not_found: {
+    meaning: 'No such webhook delivery of yours.',
+    action: 'Check the delivery id (an endpoint’s deliveries are listed under it).',
+  },
+  primary_webhook_endpoint_managed: {
+    meaning:
+      'The primary webhook endpoint follows your configuration’s webhook_url; its URL cannot be changed here and it cannot be deleted.',
+    action:
+      'Change or clear webhook_url with PATCH /partner/me/config; its enabled_events can still be changed here.',
+  },
   partner_not_found: { meaning: 'No such partner.', action: 'Check the partner id.' },
   api_key_not_found: { meaning: 'No such API key of this partner.', action: 'Check the key id.' },
   certification_flow_not_found: {
@@ -165,6 +179,16 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
   expectation_failed: {
     meaning: 'The `Expect` header asks for something other than 100-continue.',
     action: 'Drop the header or send `Expect: 100-continue`.',
+  },
+  webhook_endpoint_limit_reached: {
+    meaning:
+      'Ten of your enabled webhook endpoints already receive one of the event types asked for; an eleventh is refused.',
+    action: 'Send those types to an existing endpoint, or delete one first.',
+  },
+  webhook_replay_limit_reached: {
+    meaning:
+      'This endpoint had 100 deliveries replayed within the last hour, the most one endpoint may have.',
+    action: 'Wait for the time in Retry-After, or fix the receiver and let the retry schedule deliver it.',
   },
   rate_limited: {
     meaning: 'Too many requests for the partner’s rate-limit tier.',

@@ -59,7 +59,9 @@ export function toProblem(error: unknown): { body: Problem; headers: Record<stri
     if (error.retryable !== undefined) body.retryable = error.retryable;
     const fieldErrors = (error as { errors?: unknown }).errors;
     if (Array.isArray(fieldErrors)) body.errors = fieldErrors as Problem['errors'];
-    return { body, headers: {} };
+    // A refusal that knows when a retry can succeed says so (a 429 with `Retry-After`).
+    const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    return { body, headers: typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : {} };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
