@@ -17,10 +17,10 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import type { RunningService } from '../apps/api/src/server';
 import { contractStream, decide, type ContractEvent } from '../libs/recurring/src';
-import { EventStore, type EventMetadata } from '../libs/event-store/src';
+import { EventStore } from '../libs/event-store/src';
 import { ProjectionRunner } from '../libs/projections/src';
 import { StoredCredentialReader } from '../libs/vault/src';
-import { salePartner, startBenchService } from './bench-transactions';
+import { metadataFor, salePartner, startBenchService } from './bench-transactions';
 import { cpuSince, postmasterOf, sampleCpu } from './cpu';
 
 export interface RecurringBenchOptions {
@@ -38,15 +38,6 @@ export interface RecurringBenchResult {
 const TARGET_SECONDS = 60;
 const DAY_SECONDS = 86_400;
 const WRITERS = 8;
-
-const metadata = (partnerId: string): EventMetadata => ({
-  actor: 'system:bench',
-  partner_id: partnerId,
-  request_id: null,
-  idempotency_key: null,
-  causation_id: null,
-  correlation_id: null,
-});
 
 /** `count` ACTIVE DAILY contracts from `startDate`, appended straight to their streams. */
 export async function seedContracts(
@@ -107,7 +98,7 @@ export async function seedContracts(
         );
         const appended = await store.appendToStream(contractStream(contractId), events, {
           expectedRevision: 'no_stream',
-          metadata: metadata(partner.id),
+          metadata: metadataFor(partner.id),
         });
         if (appended.position > last) last = appended.position;
       }
@@ -121,8 +112,8 @@ const mib = (bytes: number) => bytes / 2 ** 20;
 export async function benchRecurring(options: RecurringBenchOptions): Promise<RecurringBenchResult> {
   const { service, operator, databaseUrl } = await startBenchService(
     options.adminUrl,
-    options.dataDir,
     'bench_recurring',
+    options.dataDir,
   );
   const pool = new Pool({ connectionString: databaseUrl, max: 2 });
   try {

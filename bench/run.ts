@@ -6,15 +6,16 @@
  * distinct streams; 8 writers contending on one stream (conflicts counted); projection catch-up
  * over 200k events; cold and warm start of the service to healthy; and, on the real service,
  * `POST /transactions` SALE throughput against a bare INSERT route and `GET /transactions` latency
- * at a million rows (bench-transactions.ts); and 10,000 recurring contracts falling due at one
- * sandbox clock advance, charged through the same command path (bench-recurring.ts).
+ * at a million rows (bench-transactions.ts); webhook deliveries per second and the latency from an
+ * event's commit to its first attempt (bench-webhooks.ts); and 10,000 recurring contracts falling
+ * due at one sandbox clock advance, charged through the same command path (bench-recurring.ts).
  *
  * `BENCH_ONLY=recurring npm run bench` runs the recurring benchmark alone and rewrites only its
  * row of the Targets table and its section of docs/benchmarks.md, leaving the rest as it was.
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Pool } from 'pg';
@@ -26,6 +27,7 @@ import { freePort, startEmbeddedPostgres } from '../libs/platform/src/database/e
 import { BENCH_ENTITIES, BENCH_MIGRATIONS, benchProjector } from './bench-projector';
 import { benchTransactions } from './bench-transactions';
 import { benchRecurring } from './bench-recurring';
+import { benchWebhooks } from './bench-webhooks';
 import { ProjectionRunner } from '../libs/projections/src';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
@@ -38,6 +40,8 @@ const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 10_000);
 const ONLY = process.env.BENCH_ONLY;
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
 const RECURRING_HEADING = '## Recurring contracts';
+const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5000);
+const WEBHOOK_LATENCY_SECONDS = Number(process.env.BENCH_WEBHOOK_LATENCY_SECONDS ?? 20);
 
 function median(runs: Row[]): Row {
   const sorted = [...runs].sort((a, b) => a.rate - b.rate);
@@ -296,6 +300,7 @@ async function onlyRecurring(): Promise<void> {
 async function main(): Promise<void> {
   if (ONLY === 'recurring') return onlyRecurring();
   if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only 'recurring' runs alone`);
+  const startLoad = loadavg()[0];
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
@@ -338,6 +343,12 @@ async function main(): Promise<void> {
       listRows: LIST_ROWS,
       listRequests: LIST_REQUESTS,
     });
+    const webhooks = await benchWebhooks({
+      adminUrl: db.url,
+      dataDir: path.join(dir, 'webhooks'),
+      events: WEBHOOK_EVENTS,
+      latencySeconds: WEBHOOK_LATENCY_SECONDS,
+    });
     const recurring = await benchRecurring({
       adminUrl: db.url,
       dataDir: path.join(dir, 'recurring'),
@@ -358,6 +369,7 @@ async function main(): Promise<void> {
       `| cold start to healthy < 20 s | ${cold.toFixed(1)} s | ${cold < 20 ? 'met' : 'NOT met'} |`,
       `| warm start to healthy < 5 s | ${warm.toFixed(1)} s | ${warm < 5 ? 'met' : 'NOT met'} |`,
       ...transactions.targets,
+      ...webhooks.targets,
       recurring.target,
     ];
     const cpu = cpus()[0]?.model ?? 'unknown';
@@ -367,6 +379,8 @@ Written by \`npm run bench\` (${new Date().toISOString()}). Each throughput row 
 embedded PostgreSQL with its durable defaults (fsync on), so the numbers include commit flushes.
 
 Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory (${(freemem() / 2 ** 30).toFixed(1)} GiB free), Node ${process.version}, ${process.platform}/${process.arch}.
+Load average (1 min) when the run started ${startLoad.toFixed(2)}, when it ended ${loadavg()[0].toFixed(2)}: anything else running on the
+machine shares its cores with the measurements.
 
 ## Targets
 
@@ -389,6 +403,10 @@ until the projector's checkpoint reaches the head.
 ## Transactions
 
 ${transactions.section}
+
+## Webhooks
+
+${webhooks.section}
 
 ${RECURRING_HEADING}
 

@@ -25,10 +25,20 @@ import { TransactionListMoney1764420000002 } from './transaction-list/1764420000
 import { TransactionListProjector } from './transaction-list/transaction-list.projector';
 import { HppSessionList1764530000000 } from './hpp-session-list/1764530000000-hpp-session-list.migration';
 import { HppSessionListProjector } from './hpp-session-list/hpp-session-list.projector';
-import { ContractList1764640000000 } from './contract-list/1764640000000-contract-list.migration';
+import { TerminalList1764640000000 } from './terminal-list/1764640000000-terminal-list.migration';
+import { TerminalListProjector } from './terminal-list/terminal-list.projector';
+import { Webhooks1764650000000 } from './webhooks/1764650000000-webhooks.migration';
+import { WebhooksProjector } from './webhooks/webhooks.projector';
+import { ContractList1764660000000 } from './contract-list/1764660000000-contract-list.migration';
 import { ContractListProjector } from './contract-list/contract-list.projector';
 
-export const PROJECTORS: (() => Projector)[] = [
+/** What a projector may need from the deployment's configuration. */
+export interface ProjectorSettings {
+  publicBaseUrl: string;
+  webhookRetrySchedule: readonly number[];
+}
+
+export const PROJECTORS: ((settings: ProjectorSettings) => Projector)[] = [
   () => new PartnerListProjector(),
   () => new PartnerAccessProjector(),
   () => new MerchantListProjector(),
@@ -36,6 +46,12 @@ export const PROJECTORS: (() => Projector)[] = [
   () => new StoredCredentialListProjector(),
   () => new TransactionListProjector(),
   () => new HppSessionListProjector(),
+  () => new TerminalListProjector(),
+  (settings) =>
+    new WebhooksProjector({
+      publicBaseUrl: settings.publicBaseUrl,
+      retrySchedule: settings.webhookRetrySchedule,
+    }),
   () => new ContractListProjector(),
 ];
 
@@ -55,5 +71,7 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   TransactionListCounts1764420000001,
   TransactionListMoney1764420000002,
   HppSessionList1764530000000,
-  ContractList1764640000000,
+  TerminalList1764640000000,
+  Webhooks1764650000000,
+  ContractList1764660000000,
 ];

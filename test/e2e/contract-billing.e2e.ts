@@ -9,6 +9,7 @@ import { installmentKey } from '../../libs/recurring/src/domain';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { testMetadata } from '../support/metadata';
 import { activeMerchant, CHECKING, vaultedCredential } from '../support/payments';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 const DAY = 86_400;
 
@@ -193,6 +194,47 @@ describe('charging recurring contracts', () => {
       `recurring:${c.id}:1:retry-1`,
       `recurring:${c.id}:1:retry-2`,
     ]);
+  });
+
+  it('each step of the dunning is delivered as a contract.* webhook whose object is the contract at that step', async () => {
+    const hooks = await WebhookReceiver.start();
+    try {
+      const endpoint = await partner.client.post('/webhook-endpoints', {
+        url: hooks.url(),
+        enabled_events: [
+          'contract.created',
+          'contract.installment_charged',
+          'contract.installment_failed',
+          'contract.retry_scheduled',
+          'contract.failed',
+        ],
+      });
+      expect(endpoint.status).toBe(201);
+      const s = await shop('Webhook Wallet');
+      const c = await contract(s, { amount: '10.05', frequency: 'MONTHLY', max_retries: 1 });
+      await advance(60);
+      await advance(DAY);
+      expect(await read(c.id)).toMatchObject({ state: 'FAILED' });
+      const ofContract = (received: { envelope: any }[]) =>
+        received.filter((r) => r.envelope.data?.object?.id === c.id);
+      const received = ofContract(await hooks.waitFor((all) => ofContract(all).length >= 5));
+      // Deliveries are not ordered: the object's version orders them.
+      const steps = received
+        .map((r) => r.envelope)
+        .sort((a, b) => a.data.object.version - b.data.object.version)
+        .map((e) => [e.type, e.data.object.state, e.data.object.retry_count, e.merchant_id]);
+      expect(steps).toEqual([
+        ['contract.created', 'ACTIVE', 0, s.merchantId],
+        ['contract.installment_failed', 'ACTIVE', 0, s.merchantId],
+        ['contract.retry_scheduled', 'ACTIVE', 1, s.merchantId],
+        ['contract.installment_failed', 'ACTIVE', 1, s.merchantId],
+        ['contract.failed', 'FAILED', 1, s.merchantId],
+      ]);
+      const scheduled = received.find((r) => r.envelope.type === 'contract.retry_scheduled')!.envelope;
+      expect(scheduled.data.object.next_charge_date).not.toBeNull();
+    } finally {
+      await hooks.close();
+    }
   });
 
   it.each([

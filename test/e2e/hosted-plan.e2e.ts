@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies are inspected freely */
 import { useTestPlatform, type TestPartner } from '../support/api';
-import { activeMerchant } from '../support/payments';
+import { activeMerchant, payHostedPageByCard } from '../support/payments';
 
 /**
  * A hosted page with a `recurring_plan` (docs/recurring.md "From a hosted page"): the payer's
@@ -13,23 +13,7 @@ describe('a hosted page with a recurring plan', () => {
   let partner: TestPartner;
   let merchantId: string;
 
-  const csrfOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
-  const pay = async (hppUrl: string) => {
-    const html = await (await fetch(hppUrl)).text();
-    return fetch(hppUrl, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        csrf_token: csrfOf(html),
-        card_number: '4111111111111111',
-        exp_month: '12',
-        exp_year: '2035',
-        cvc: '123',
-        postal_code: '94107',
-      }).toString(),
-    });
-  };
+  const pay = payHostedPageByCard;
   const session = async (body: Record<string, unknown>) => {
     const res = await partner.client.post('/hpp/sessions', { merchant_id: merchantId, ...body });
     expect(res.status).toBe(201);

@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { Client } from 'pg';
 import { freePort } from '../../libs/platform/src/database/embedded-postgres';
 import {
   buildOnce,
@@ -130,13 +131,19 @@ describe('the service process', () => {
         child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
         child.on('close', (status) => resolve({ status, stdout, stderr }));
       });
+    // Piped, every command writes JSON lines (a person at a terminal gets a table).
+    const lines = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     const projections = await ops('projections');
     expect(projections.status).toBe(0);
-    expect(JSON.parse(projections.stdout)).toEqual(
-      expect.arrayContaining([expect.objectContaining({ name: 'partner-list', lag: '0' })]),
+    expect(lines(projections.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'partner-list', lag: 0 })]),
     );
     // The running service's projectors, not the command line's own (never started) runner.
-    const states = (JSON.parse(projections.stdout) as { name: string; state: string }[]).map((p) => p.state);
+    const states = lines(projections.stdout).map((p) => p.state);
     expect(states.length).toBeGreaterThan(0);
     expect(new Set(states)).toEqual(new Set(['running']));
     const audit = await ops('history', 'partner', partnerId);
@@ -154,13 +161,30 @@ describe('the service process', () => {
     expect(history.status).toBe(1);
     expect(history.stderr).toContain('no events for partner');
     expect((await ops('history', 'partner', 'not-a-uuid')).status).toBe(2);
+    // Every command explains itself.
+    for (const command of ['history', 'projections', 'rebuild', 'sql']) {
+      const help = await ops(command, '--help');
+      expect(help.status).toBe(0);
+      expect(help.stdout).toContain(`npm run ops -- ${command}`);
+    }
+    // How an analyst connects read-only, beside the running service.
+    const connect = await ops('sql');
+    expect(connect.status).toBe(0);
+    const { url: readOnlyUrl } = lines(connect.stdout)[0] as { url: string };
+    const analyst = new Client({ connectionString: readOnlyUrl });
+    await analyst.connect();
+    try {
+      const { rows } = await analyst.query('select id from partner_list');
+      expect(rows.map((r) => r.id)).toEqual([partnerId]);
+      await expect(analyst.query('delete from partner_list')).rejects.toThrow(/read-only|permission denied/);
+    } finally {
+      await analyst.end();
+    }
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
     // With no service running, nothing runs the projectors.
     const alone = await ops('projections');
     expect(alone.status).toBe(0);
-    expect(new Set((JSON.parse(alone.stdout) as { state: string }[]).map((p) => p.state))).toEqual(
-      new Set(['stopped']),
-    );
+    expect(new Set(lines(alone.stdout).map((p) => p.state))).toEqual(new Set(['stopped']));
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import { generateKey } from '../../libs/platform/src/auth/secret-key';
 import { freePort } from '../../libs/platform/src/database/embedded-postgres';
 import { callerFor } from '../support/app';
 import { createTestDatabase, dropTestDatabase } from '../support/database';
+import { payHostedPageByCard, TO_ACTIVE } from '../support/payments';
 import { buildOnce, startProcess, waitForHealth, type ServiceProcess } from '../support/process';
 
 const DAY = 86_400;
@@ -87,14 +88,7 @@ describe('two processes charging one book of contracts', () => {
     });
     const merchantId = merchant.body.id as string;
     await api(0, 'POST', `/merchants/${merchantId}/submit`);
-    for (const action of [
-      'start_review',
-      'approve_precheck',
-      'complete_signature',
-      'pass_underwriting',
-      'start_provisioning',
-      'complete_provisioning',
-    ]) {
+    for (const action of TO_ACTIVE) {
       expect((await op(0, 'POST', `/platform/merchants/${merchantId}/transitions`, { action })).status).toBe(
         200,
       );
@@ -104,20 +98,7 @@ describe('two processes charging one book of contracts', () => {
       page_purpose: 'save_payment_method',
       credential_usages: ['RECURRING'],
     });
-    const html = await (await fetch(session.body.hpp_url)).text();
-    const saved = await fetch(session.body.hpp_url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        csrf_token: /name="csrf_token" value="([^"]+)"/.exec(html)![1],
-        card_number: '4111111111111111',
-        exp_month: '12',
-        exp_year: '2035',
-        cvc: '123',
-        postal_code: '94107',
-      }).toString(),
-    });
+    const saved = await payHostedPageByCard(session.body.hpp_url);
     expect(saved.status).toBe(303);
     const token = (await api(0, 'GET', `/hpp/sessions/${session.body.id}`)).body.vault_token as string;
 

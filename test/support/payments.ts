@@ -36,9 +36,8 @@ export const TO_ACTIVE = [
   'complete_provisioning',
 ];
 
-/** A merchant of `partner` walked to ACTIVE through the real API (sandbox: ACTIVE may transact). */
-export async function activeMerchant(
-  operator: ApiClient,
+/** A DRAFT merchant of `partner`, created through the real API; its id. */
+export async function draftMerchant(
   partner: TestPartner,
   name = 'Blue Bottle Cafe',
   extra: Record<string, unknown> = {},
@@ -52,7 +51,17 @@ export async function activeMerchant(
   });
   if (created.status !== 201)
     throw new Error(`merchant create: ${created.status} ${JSON.stringify(created.body)}`);
-  const id = created.body.id as string;
+  return created.body.id as string;
+}
+
+/** A merchant of `partner` walked to ACTIVE through the real API (sandbox: ACTIVE may transact). */
+export async function activeMerchant(
+  operator: ApiClient,
+  partner: TestPartner,
+  name = 'Blue Bottle Cafe',
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const id = await draftMerchant(partner, name, extra);
   await partner.client.post(`/merchants/${id}/submit`);
   for (const action of TO_ACTIVE) {
     const res = await operator.post(`/platform/merchants/${id}/transitions`, { action });
@@ -101,4 +110,26 @@ export function transactionStreams(app: Pick<INestApplication, 'get'>) {
       app.get(CommandBus).execute(new RunTransactionCommand(command, metadata)),
     find: (transactionId: string) => app.get(TransactionReader).find(transactionId),
   };
+}
+
+/**
+ * The payer's side of a hosted card page, as a browser without JavaScript does it: GET the page,
+ * POST its form with the sandbox Visa and the page's CSRF token. The answer is not followed (a
+ * completed page answers 303).
+ */
+export async function payHostedPageByCard(hppUrl: string): Promise<Response> {
+  const html = await (await fetch(hppUrl)).text();
+  return fetch(hppUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      csrf_token: /name="csrf_token" value="([^"]+)"/.exec(html)![1],
+      card_number: '4111111111111111',
+      exp_month: '12',
+      exp_year: '2035',
+      cvc: '123',
+      postal_code: '94107',
+    }).toString(),
+  });
 }

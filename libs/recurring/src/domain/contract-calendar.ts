@@ -1,3 +1,5 @@
+import { isCalendarDate } from '../../../platform/src/validation/calendar-date';
+
 /**
  * The calendar of a recurring contract (docs/recurring.md "Calendar"). Dates are `YYYY-MM-DD`
  * in UTC; a contract's schedule is a list of periods counted from an anchor date (its
@@ -46,14 +48,7 @@ export interface Cadence {
 const DAY_MS = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** A real calendar date written `YYYY-MM-DD` (not 2026-02-30). */
-export function isCalendarDate(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  return year >= 1970 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
-}
+export { isCalendarDate };
 
 /** The UTC date of an instant. */
 export function dateOf(at: Date): string {

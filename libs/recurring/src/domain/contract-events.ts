@@ -40,33 +40,41 @@ interface Ids {
   merchantId: string;
 }
 
+/**
+ * The terms a contract is created with, as the create command, its event and its state share
+ * them (the amount per period is apart: a bigint in the command, a minor-unit string after).
+ */
+export interface ContractTerms {
+  customerId: string | null;
+  /** `api`: POST /contracts (born ACTIVE); `hpp`: a hosted page's plan (born PENDING_ACTIVATION). */
+  origin: ContractOrigin;
+  hppSessionId: string | null;
+  paymentMethodType: ContractRail;
+  /** null until a hosted page's first payment activates the plan. */
+  paymentMethod: ContractPaymentMethod | null;
+  useType: ContractUseType;
+  currency: string;
+  frequency: ContractFrequency;
+  interval: number;
+  startDate: string;
+  endDate: string | null;
+  numberOfPayments: number | null;
+  maxRetries: number;
+  customFields: { name: string; value: string }[];
+  level2Data: Record<string, unknown> | null;
+  level3Data: Record<string, unknown> | null;
+  /** A hosted page's plan not activated by then is cancelled (its session's `expires_at`). */
+  activationDeadline: string | null;
+}
+
 export interface ContractCreated {
   type: 'ContractCreated';
-  data: Ids & {
-    /** `api`: POST /contracts (born ACTIVE); `hpp`: a hosted page's plan (born PENDING_ACTIVATION). */
-    origin: ContractOrigin;
-    hppSessionId: string | null;
-    customerId: string | null;
-    paymentMethodType: ContractRail;
-    /** null until a hosted page's first payment activates the plan. */
-    paymentMethod: ContractPaymentMethod | null;
-    useType: ContractUseType;
-    /** Per period. */
-    amountMinor: string;
-    currency: string;
-    frequency: ContractFrequency;
-    interval: number;
-    startDate: string;
-    endDate: string | null;
-    numberOfPayments: number | null;
-    maxRetries: number;
-    customFields: { name: string; value: string }[];
-    level2Data: Record<string, unknown> | null;
-    level3Data: Record<string, unknown> | null;
-    /** A hosted page's plan not activated by then is cancelled (its session's `expires_at`). */
-    activationDeadline: string | null;
-    createdAt: string;
-  };
+  data: Ids &
+    ContractTerms & {
+      /** Per period. */
+      amountMinor: string;
+      createdAt: string;
+    };
 }
 
 /** A hosted page's first payment was approved: installment 1, and the schedule starts. */

@@ -1,9 +1,9 @@
 import type { ContractEventType } from './contract-events';
 
 /**
- * The contract events a partner sees as webhooks (docs/recurring.md "Webhooks"): each maps to a
- * `contract.*` type whose `data.object` is the contract resource (`toContractResource`) as the
- * event left it. Installment steps name the installment's transaction in the resource's history
+ * The contract events a partner sees as webhooks (docs/recurring.md "Webhooks"; the webhook
+ * catalog in libs/webhooks gathers them): each maps to a `contract.*` type whose `data.object` is
+ * the contract resource (`toContractResource`) as the event left it. Installment steps name the installment's transaction in the resource's history
  * (`GET /platform/streams/contract-{id}/events`) and are their own types, so a partner can follow
  * dunning step by step. Internal bookkeeping (an attempt starting or withdrawn) is not sent.
  */
@@ -31,7 +31,7 @@ export const CONTRACT_WEBHOOK_EVENTS: readonly WebhookCatalogEntry[] = [
   {
     eventType: 'ContractUpdated',
     webhookType: 'contract.updated',
-    description: 'next_charge_date or end_date was changed.',
+    description: 'A PATCH changed next_charge_date or end_date.',
     object: 'contract',
   },
   {
@@ -43,7 +43,7 @@ export const CONTRACT_WEBHOOK_EVENTS: readonly WebhookCatalogEntry[] = [
   {
     eventType: 'ContractResumed',
     webhookType: 'contract.resumed',
-    description: 'Charging resumed.',
+    description: 'Charging resumed (the partner resumed it, or the platform lifted its hold).',
     object: 'contract',
   },
   {

@@ -1,19 +1,10 @@
 import { subtractMinor, sumMinor } from '../../../platform/src/money/money';
-import {
-  firstPeriodOnOrAfter,
-  periodDate,
-  periodsThrough,
-  type Cadence,
-  type ContractFrequency,
-} from './contract-calendar';
+import { firstPeriodOnOrAfter, periodDate, periodsThrough, type Cadence } from './contract-calendar';
 import type {
   ContractActor,
   ContractCreated,
   ContractEvent,
-  ContractOrigin,
-  ContractPaymentMethod,
-  ContractRail,
-  ContractUseType,
+  ContractTerms,
   HoldReason,
 } from './contract-events';
 import type { ContractState } from './contract-states';
@@ -38,29 +29,12 @@ export interface InFlightAttempt {
 }
 
 /** The contract as its events make it: plain JSON (the read model keeps it as a snapshot). */
-export interface Contract {
+export interface Contract extends ContractTerms {
   id: string;
   partnerId: string;
   merchantId: string;
-  customerId: string | null;
-  origin: ContractOrigin;
-  hppSessionId: string | null;
   state: ContractState;
-  paymentMethodType: ContractRail;
-  paymentMethod: ContractPaymentMethod | null;
-  useType: ContractUseType;
   amountMinor: string;
-  currency: string;
-  frequency: ContractFrequency;
-  interval: number;
-  startDate: string;
-  endDate: string | null;
-  numberOfPayments: number | null;
-  maxRetries: number;
-  customFields: { name: string; value: string }[];
-  level2Data: Record<string, unknown> | null;
-  level3Data: Record<string, unknown> | null;
-  activationDeadline: string | null;
   /** Period `nextPeriod` of the schedule anchored on `anchorDate` is the next regular charge. */
   anchorDate: string;
   nextPeriod: number;
@@ -73,6 +47,8 @@ export interface Contract {
   /** Installments that failed or came back and are to be charged again, by installment number. */
   retries: PendingRetry[];
   inFlight: InFlightAttempt | null;
+  /** The last failed try (its installment and attempt number) until that installment is collected. */
+  lastFailure: { installment: number; attempt: number } | null;
   /** ACH installments paid and not (yet) returned, by transaction id: a return names one of these. */
   returnable: Record<string, { installment: number; attempt: number; amountMinor: string }>;
   /** Why it is PAUSED (null while not). */
@@ -141,9 +117,17 @@ export function totalAmountMinor(c: Contract): bigint | null {
   );
 }
 
-/** Retries used so far by the installments still being collected (0 when none failed). */
+/**
+ * Retries used so far by the installments still being collected: scheduled, in flight, or tried
+ * and failed (so a contract FAILED for exhausted retries shows them all); 0 when none failed.
+ */
 export function retryCountOf(c: Contract): number {
-  return Math.max(0, ...c.retries.map((r) => r.attempt), c.inFlight?.attempt ?? 0);
+  return Math.max(
+    0,
+    ...c.retries.map((r) => r.attempt),
+    c.inFlight?.attempt ?? 0,
+    c.lastFailure?.attempt ?? 0,
+  );
 }
 
 /** The date the next charge falls due; null when none is scheduled (or the contract has ended). */
@@ -198,6 +182,7 @@ function created(d: ContractCreated['data']): Contract {
     lastSuccessfulChargeDate: null,
     retries: [],
     inFlight: null,
+    lastFailure: null,
     returnable: {},
     pause: null,
     ending: null,
@@ -328,6 +313,7 @@ export function evolve(contract: ContractOrNone, event: ContractEvent): Contract
       return {
         ...c,
         inFlight: null,
+        lastFailure: c.lastFailure?.installment === d.installment ? null : c.lastFailure,
         paidCount: c.paidCount + 1,
         amountPaidMinor: add(c, d.amountMinor),
         lastSuccessfulChargeDate: d.chargedAt.slice(0, 10),
@@ -345,8 +331,15 @@ export function evolve(contract: ContractOrNone, event: ContractEvent): Contract
         updatedAt: d.chargedAt,
       };
     }
-    case 'ContractInstallmentFailed':
-      return { ...c, inFlight: null, updatedAt: event.data.failedAt };
+    case 'ContractInstallmentFailed': {
+      const d = event.data;
+      return {
+        ...c,
+        inFlight: null,
+        lastFailure: { installment: d.installment, attempt: d.attempt },
+        updatedAt: d.failedAt,
+      };
+    }
     case 'ContractRetryScheduled': {
       const d = event.data;
       return {

@@ -1,6 +1,13 @@
 import { deciderSpec } from '../../../../test/support/decider-spec';
 import { InvalidStateTransition } from '../../../platform/src/problem';
-import { evolve, initialState, nextChargeDate, remainingInstallments, type Contract } from './contract';
+import {
+  evolve,
+  initialState,
+  nextChargeDate,
+  remainingInstallments,
+  retryCountOf,
+  type Contract,
+} from './contract';
 import { ContractCommandInvalid, ContractInvalid, ContractNotFound } from './contract-errors';
 import type { ContractEvent } from './contract-events';
 import {
@@ -403,6 +410,27 @@ describe('retries (dunning)', () => {
     const failed = charge(h, date, soft);
     expect(failed.slice(-2).map((e) => e.type)).toEqual(['ContractInstallmentFailed', 'ContractFailed']);
     expect(fold(failed)).toMatchObject({ state: 'FAILED', ending: { reasonCode: 'retries_exhausted' } });
+  });
+
+  it('retry_count counts the retries of the installment being collected, tried ones included', () => {
+    const counts: number[] = [];
+    let h = created({ frequency: 'DAILY', maxRetries: 2 });
+    counts.push(retryCountOf(fold(h)));
+    h = apply(h, attempt('2027-01-31', 1));
+    h = apply(h, outcome('2027-01-31', 1, soft));
+    counts.push(retryCountOf(fold(h.slice(0, -1)))); // failed, retry not yet scheduled
+    counts.push(retryCountOf(fold(h))); // retry 1 scheduled
+    h = apply(h, attempt('2027-02-01', 1, 1));
+    h = apply(h, outcome('2027-02-01', 1, soft, 1));
+    counts.push(retryCountOf(fold(h.slice(0, -1)))); // retry 1 failed
+    h = apply(h, attempt('2027-02-04', 1, 2));
+    h = apply(h, outcome('2027-02-04', 1, soft, 2));
+    counts.push(retryCountOf(fold(h))); // retry 2 failed: FAILED, retries exhausted
+    expect(fold(h).state).toBe('FAILED');
+    expect(counts).toEqual([0, 0, 1, 1, 2]);
+    // Collected at last: back to 0.
+    const paid = charge(charge(created({ frequency: 'DAILY' }), '2027-01-31', soft), '2027-02-01');
+    expect(retryCountOf(fold(paid))).toBe(0);
   });
 
   it('a retry under its own key; the regular schedule waits for it, then goes on', () => {

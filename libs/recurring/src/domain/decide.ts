@@ -1,5 +1,5 @@
 import { InvalidStateTransition } from '../../../platform/src/problem';
-import { dateOf, isCalendarDate, MAX_CONTRACT_INTERVAL, type ContractFrequency } from './contract-calendar';
+import { dateOf, isCalendarDate, MAX_CONTRACT_INTERVAL } from './contract-calendar';
 import {
   evolve,
   nothingLeft,
@@ -12,10 +12,9 @@ import { ContractCommandInvalid, ContractInvalid, ContractNotFound } from './con
 import type {
   ContractActor,
   ContractEvent,
-  ContractOrigin,
   ContractPaymentMethod,
   ContractRail,
-  ContractUseType,
+  ContractTerms,
   HoldReason,
 } from './contract-events';
 import { transition, type ContractAction } from './contract-states';
@@ -26,31 +25,16 @@ interface Base {
   at: Date;
 }
 
-/** POST /contracts (origin `api`), or a hosted page's plan at its first submit (origin `hpp`). */
-export interface CreateContract extends Base {
+/**
+ * POST /contracts (origin `api`), or a hosted page's plan at its first submit (origin `hpp`). The
+ * `paymentMethod` is required for `api`, null for `hpp` (the page's payment brings it at
+ * activation); `activationDeadline` is `hpp`'s only (when an unpaid plan is given up).
+ */
+export interface CreateContract extends Base, ContractTerms {
   type: 'CreateContract';
   partnerId: string;
   merchantId: string;
-  customerId: string | null;
-  origin: ContractOrigin;
-  hppSessionId: string | null;
-  paymentMethodType: ContractRail;
-  /** Required for `api`; null for `hpp` (the page's payment brings it at activation). */
-  paymentMethod: ContractPaymentMethod | null;
-  useType: ContractUseType;
   amountMinor: bigint;
-  currency: string;
-  frequency: ContractFrequency;
-  interval: number;
-  startDate: string;
-  endDate: string | null;
-  numberOfPayments: number | null;
-  maxRetries: number;
-  customFields: { name: string; value: string }[];
-  level2Data: Record<string, unknown> | null;
-  level3Data: Record<string, unknown> | null;
-  /** `hpp` only: when an unpaid plan is given up. */
-  activationDeadline: string | null;
 }
 
 /** The hosted page's first payment was approved. */

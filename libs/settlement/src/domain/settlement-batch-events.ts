@@ -53,3 +53,11 @@ export type SettlementBatchEvent = SettlementBatchOpened;
 export const SETTLEMENT_BATCH_EVENT_TYPES: readonly SettlementBatchEvent['type'][] = [
   'SettlementBatchOpened',
 ];
+
+/**
+ * Event type → the webhook type a partner sees (`GET /webhook-event-types`). The record makes
+ * the compiler check that every event type is mapped.
+ */
+export const SETTLEMENT_BATCH_WEBHOOK_EVENT_TYPES: Readonly<Record<SettlementBatchEvent['type'], string>> = {
+  SettlementBatchOpened: 'settlement_batch.opened',
+};
