@@ -22,9 +22,14 @@ import { StoredCredentialListProjector } from './stored-credential-list/stored-c
 import { TransactionList1764420000000 } from './transaction-list/1764420000000-transaction-list.migration';
 import { TransactionListCounts1764420000001 } from './transaction-list/1764420000001-transaction-list-counts.migration';
 import { TransactionListMoney1764420000002 } from './transaction-list/1764420000002-transaction-list-money.migration';
+import { TransactionListSettleable1764420000003 } from './transaction-list/1764420000003-transaction-list-settleable.migration';
 import { TransactionListProjector } from './transaction-list/transaction-list.projector';
 import { HppSessionList1764530000000 } from './hpp-session-list/1764530000000-hpp-session-list.migration';
 import { HppSessionListProjector } from './hpp-session-list/hpp-session-list.projector';
+import { SettlementBatchList1764640000000 } from './settlement-batch-list/1764640000000-settlement-batch-list.migration';
+import { SettlementBatchListProjector } from './settlement-batch-list/settlement-batch-list.projector';
+import { ReconciliationExceptionList1764640000001 } from './reconciliation-exception-list/1764640000001-reconciliation-exception-list.migration';
+import { ReconciliationExceptionListProjector } from './reconciliation-exception-list/reconciliation-exception-list.projector';
 
 export const PROJECTORS: (() => Projector)[] = [
   () => new PartnerListProjector(),
@@ -34,6 +39,8 @@ export const PROJECTORS: (() => Projector)[] = [
   () => new StoredCredentialListProjector(),
   () => new TransactionListProjector(),
   () => new HppSessionListProjector(),
+  () => new SettlementBatchListProjector(),
+  () => new ReconciliationExceptionListProjector(),
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -51,5 +58,8 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   TransactionList1764420000000,
   TransactionListCounts1764420000001,
   TransactionListMoney1764420000002,
+  TransactionListSettleable1764420000003,
   HppSessionList1764530000000,
+  SettlementBatchList1764640000000,
+  ReconciliationExceptionList1764640000001,
 ];

@@ -166,7 +166,7 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
       state: 'PENDING',
       reporting_basis: 'gateway_reported',
       processing_account: { merchant_id: merchantId, processor_key: 'SANDBOX_PROCESSOR' },
-      vendor_status: null,
+      vendor_status: 'PENDING',
       gateway_batch_id: expect.stringMatching(/^gw_[0-9a-f]{16}$/),
       processor_batch_id: null,
       closed_settlement_batch_id: null,
@@ -354,7 +354,8 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
       transactionCount: 1,
       totalAmountMinor: '1200',
     });
-    expect(resumed[0].members.map((m) => m.transactionId)).toEqual([first.id]);
+    const opened = (await batchEvents(batchId))[0].data.members as any[];
+    expect(opened.map((m) => m.transactionId)).toEqual([first.id]);
 
     // Once the batch exists, that request's run is done: a later capture waits for the next run.
     const later = await sale('8.00');

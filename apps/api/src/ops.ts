@@ -21,7 +21,7 @@ import { UUID } from '../../../libs/platform/src/validation/uuid';
  *   npm run ops -- projections                  each projector's checkpoint and lag
  */
 const USAGE =
-  'usage: npm run ops -- history <merchant|transaction|partner|customer|hpp_session|stored_credential|contract|batch> <id> | rebuild <projection> | projections';
+  'usage: npm run ops -- history <merchant|transaction|partner|customer|hpp_session|stored_credential|contract|batch|reconciliation_exception> <id> | rebuild <projection> | projections';
 const AGGREGATES = [
   'merchant',
   'transaction',
@@ -31,6 +31,7 @@ const AGGREGATES = [
   'stored_credential',
   'contract',
   'batch',
+  'reconciliation_exception',
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -1,4 +1,6 @@
 export * from './domain';
 export { SettlementBatchReader } from './application/settlement-batch-reader';
-export { SettlementRun } from './application/settlement-run';
+export { ReconciliationExceptionReader } from './application/reconciliation-exception-reader';
+export { SettlementRun, SETTLEABLE_SQL } from './application/settlement-run';
+export { ReconciliationSweep } from './application/reconciliation-sweep';
 export { SettlementModule } from './settlement.module';

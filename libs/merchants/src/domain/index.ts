@@ -7,3 +7,4 @@ export * from './merchant-states';
 export * from './merchant-stream';
 export type { TransactionPrice } from './fees/fee-pricing';
 export { customFieldValuesFormErrors } from './custom-fields/custom-field-values';
+export type { FeeProfileTerms, PricingModel } from './fees/fee-events';

@@ -109,7 +109,18 @@ export function isDueForSettlement(t: SettlementSubject, settlementDate: IsoDate
   return t.rail === 'CARD' || achDueDate(t) <= settlementDate;
 }
 
+const shortIdOf = (prefix: string, batchId: string): string =>
+  `${prefix}_${batchId.replace(/-/g, '').slice(0, 16)}`;
+
 /** The gateway's short id of a batch (`gw_` + 16 hex digits of the batch id). */
 export function gatewayBatchIdOf(batchId: string): string {
-  return `gw_${batchId.replace(/-/g, '').slice(0, 16)}`;
+  return shortIdOf('gw', batchId);
+}
+
+/**
+ * The id a batch is closed under once final (`csb_` + 16 hex digits of the batch id): the
+ * reference of its payout, which the ledger's payout entry carries.
+ */
+export function closedSettlementBatchIdOf(batchId: string): string {
+  return shortIdOf('csb', batchId);
 }
