@@ -30,6 +30,8 @@ import { SettlementBatchList1764640000000 } from './settlement-batch-list/176464
 import { SettlementBatchListProjector } from './settlement-batch-list/settlement-batch-list.projector';
 import { ReconciliationExceptionList1764640000001 } from './reconciliation-exception-list/1764640000001-reconciliation-exception-list.migration';
 import { ReconciliationExceptionListProjector } from './reconciliation-exception-list/reconciliation-exception-list.projector';
+import { Ledger1764640000002 } from './ledger/1764640000002-ledger.migration';
+import { LedgerProjector } from './ledger/ledger.projector';
 
 export const PROJECTORS: (() => Projector)[] = [
   () => new PartnerListProjector(),
@@ -41,6 +43,7 @@ export const PROJECTORS: (() => Projector)[] = [
   () => new HppSessionListProjector(),
   () => new SettlementBatchListProjector(),
   () => new ReconciliationExceptionListProjector(),
+  () => new LedgerProjector(),
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -62,4 +65,5 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   HppSessionList1764530000000,
   SettlementBatchList1764640000000,
   ReconciliationExceptionList1764640000001,
+  Ledger1764640000002,
 ];

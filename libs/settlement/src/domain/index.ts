@@ -14,3 +14,5 @@ export * from './settlement-batch-states';
 export * from './settlement-fees';
 export * from './settlement-rules';
 export * from './settlement-webhook-events';
+export * from './ledger/chart-of-accounts';
+export * from './ledger/ledger-postings';
