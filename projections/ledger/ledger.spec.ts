@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the test's world drives two aggregates with commands written as plain objects */
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
@@ -128,13 +129,12 @@ class World {
 
   constructor(
     readonly merchantId: string,
-    private readonly tx: Aggregate<any, Transaction, any>, // eslint-disable-line @typescript-eslint/no-explicit-any
-    private readonly batch: Aggregate<any, SettlementBatch, any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+    private readonly tx: Aggregate<any, Transaction, any>,
+    private readonly batch: Aggregate<any, SettlementBatch, any>,
     private readonly clock: FixedClock,
   ) {}
 
   private async run<S>(aggregate: Aggregate<any, S, any>, command: object): Promise<S> {
-    // eslint-disable-line @typescript-eslint/no-explicit-any
     this.clock.advance(60_000);
     const result = await aggregate.run(command as never, testMetadata({ partner_id: PARTNER }));
     if (result.position !== null && result.position > this.position) this.position = result.position;
