@@ -32,6 +32,9 @@ import { ReconciliationExceptionList1764640000001 } from './reconciliation-excep
 import { ReconciliationExceptionListProjector } from './reconciliation-exception-list/reconciliation-exception-list.projector';
 import { Ledger1764640000002 } from './ledger/1764640000002-ledger.migration';
 import { LedgerProjector } from './ledger/ledger.projector';
+import { AnalystViews1764640000003 } from './analyst/1764640000003-analyst-views.migration';
+
+export { ANALYST_ROLE } from './analyst/1764640000003-analyst-views.migration';
 
 export const PROJECTORS: (() => Projector)[] = [
   () => new PartnerListProjector(),
@@ -66,4 +69,5 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   SettlementBatchList1764640000000,
   ReconciliationExceptionList1764640000001,
   Ledger1764640000002,
+  AnalystViews1764640000003,
 ];

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { Client } from 'pg';
 import { freePort } from '../../libs/platform/src/database/embedded-postgres';
 import {
   buildOnce,
@@ -150,6 +151,22 @@ describe('the service process', () => {
       headers: { authorization: `Bearer ${operatorKey}` },
     });
     expect(((await listed.json()) as { data: { id: string }[] }).data.map((p) => p.id)).toEqual([partnerId]);
+    // Read-only SQL for analysts: a connection string of its own role, never the superuser's password.
+    const sql = await ops('sql');
+    expect(sql.status).toBe(0);
+    const analystUrl = /postgres(?:ql)?:\/\/partner_payments_analyst:[^@\s]+@[^\s']+/.exec(sql.stdout)?.[0];
+    expect(analystUrl).toBeDefined();
+    const superuserPassword = readFileSync(path.join(dataDir, '.postgres-password'), 'utf8').trim();
+    expect(sql.stdout + sql.stderr).not.toContain(superuserPassword);
+    const analyst = new Client({ connectionString: analystUrl });
+    await analyst.connect();
+    try {
+      const volume = await analyst.query('select count(*)::int as n from analyst.daily_volume');
+      expect(volume.rows[0].n).toBe(0);
+      await expect(analyst.query('delete from partner_list')).rejects.toThrow(/read-only transaction/);
+    } finally {
+      await analyst.end();
+    }
     const history = await ops('history', 'partner', '00000000-0000-4000-8000-000000000000');
     expect(history.status).toBe(1);
     expect(history.stderr).toContain('no events for partner');

@@ -13,15 +13,17 @@ import {
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { PROJECTORS, READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS } from '../../../projections';
 import { UUID } from '../../../libs/platform/src/validation/uuid';
+import { analystConnection, analystInstructions } from './analyst-access';
 
 /**
  * Operator command line (CONTRACT §2), beside or without a running service:
  *   npm run ops -- history <aggregate> <id>     every event of one stream, oldest first, as JSON lines
  *   npm run ops -- rebuild <projection>         rebuild one read model from the events and swap it in
  *   npm run ops -- projections                  each projector's checkpoint and lag
+ *   npm run ops -- sql                          how to connect read-only (analysts' SQL, docs/analysts.md)
  */
 const USAGE =
-  'usage: npm run ops -- history <merchant|transaction|partner|customer|hpp_session|stored_credential|contract|batch|reconciliation_exception> <id> | rebuild <projection> | projections';
+  'usage: npm run ops -- history <merchant|transaction|partner|customer|hpp_session|stored_credential|contract|batch|reconciliation_exception> <id> | rebuild <projection> | projections | sql';
 const AGGREGATES = [
   'merchant',
   'transaction',
@@ -73,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    if (command === 'rebuild' || command === 'projections') {
+    if (command === 'rebuild' || command === 'projections' || command === 'sql') {
       const dataSource = createDataSource(url, {
         entities: READ_MODEL_ENTITIES,
         migrations: READ_MODEL_MIGRATIONS,
@@ -81,6 +83,10 @@ async function main(argv: string[]): Promise<number> {
       await dataSource.initialize();
       try {
         await runMigrations(dataSource);
+        if (command === 'sql') {
+          process.stdout.write(analystInstructions(await analystConnection(pool, url, config.dataDir)));
+          return 0;
+        }
         const runner = new ProjectionRunner({
           store,
           dataSource,
