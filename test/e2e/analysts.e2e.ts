@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- rows and bodies are inspected freely */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
