@@ -133,7 +133,9 @@ describe('rebuild and swap', () => {
            select n.stream, count(*) as notes, max(c.total) as total
              from noted n join counted c on c.stream = n.stream group by n.stream`,
       );
-      await h.dataSource.query('create view reports.busiest as select stream from reports.by_stream where notes > 5');
+      await h.dataSource.query(
+        'create view reports.busiest as select stream from reports.by_stream where notes > 5',
+      );
       await h.dataSource.query(`grant usage on schema reports to ${role}`);
       await h.dataSource.query(`grant select on noted, reports.by_stream, reports.busiest to ${role}`);
       const read = () => h.dataSource.query('select * from reports.by_stream order by stream');
