@@ -28,7 +28,7 @@ import { cpuSince, sampleCpu } from './cpu';
 
 /** The sandbox's Visa test card (CONTRACT §5); no card number is written here. */
 const VISA: VaultInstrument = { kind: 'card', pan: SANDBOX_TEST_CARDS[0].pan, expMonth: 12, expYear: 2030 };
-const TO_ACTIVE = [
+export const TO_ACTIVE = [
   'start_review',
   'approve_precheck',
   'complete_signature',
@@ -142,7 +142,7 @@ const metadataFor = (partnerId: string): EventMetadata => ({
 });
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- setup reads JSON answers freely */
-async function call(
+export async function call(
   service: RunningService,
   key: string,
   method: string,
@@ -161,7 +161,7 @@ async function call(
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-async function expectStatus(
+export async function expectStatus(
   what: string,
   status: number,
   answer: Promise<{ status: number; body: any }>,
@@ -173,7 +173,7 @@ async function expectStatus(
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** A partner with an ENTERPRISE-tier key (all scopes) through the operator API. */
-async function newPartner(service: RunningService, operator: string, name: string) {
+export async function newPartner(service: RunningService, operator: string, name: string) {
   const partner = await expectStatus(
     'partner create',
     201,
@@ -198,7 +198,7 @@ async function newPartner(service: RunningService, operator: string, name: strin
   return { id: partner.id as string, key: key.api_key as string };
 }
 
-async function newMerchant(service: RunningService, key: string, name: string): Promise<string> {
+export async function newMerchant(service: RunningService, key: string, name: string): Promise<string> {
   const merchant = await expectStatus(
     'merchant create',
     201,
@@ -660,16 +660,24 @@ async function listBench(
 
 /**
  * The service as a benchmark runs it: a fresh `bench_service` database on the benchmark's
- * PostgreSQL, silent logs, a generated operator key.
+ * PostgreSQL (or an existing one, `create: false`), silent logs, a generated operator key (or the
+ * one given).
  */
-export async function startBenchService(adminUrl: string, dataDir: string) {
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query('create database bench_service');
-  await admin.end();
+export async function startBenchService(
+  adminUrl: string,
+  dataDir: string,
+  database = 'bench_service',
+  options: { create?: boolean; operatorKey?: string } = {},
+) {
+  if (options.create ?? true) {
+    const admin = new Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${database}`);
+    await admin.end();
+  }
   const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = '/bench_service';
-  const operator = generateKey('cop').key;
+  databaseUrl.pathname = `/${database}`;
+  const operator = options.operatorKey ?? generateKey('cop').key;
   const config = loadConfig({
     PORT: '0',
     LOG_LEVEL: 'silent',

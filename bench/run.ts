@@ -6,10 +6,14 @@
  * distinct streams; 8 writers contending on one stream (conflicts counted); projection catch-up
  * over 200k events; cold and warm start of the service to healthy; and, on the real service,
  * `POST /transactions` SALE throughput against a bare INSERT route and `GET /transactions` latency
- * at a million rows (bench-transactions.ts).
+ * at a million rows (bench-transactions.ts); the end-of-day settlement run over 10,000 and 100,000
+ * captured transactions, time and peak RSS (bench-settlement.ts).
+ *
+ * `BENCH_ONLY=settlement npm run bench` measures the end of day alone and rewrites only its rows
+ * in docs/benchmarks.md (its target row and the Settlement section), leaving the others as they are.
  */
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, tmpdir, totalmem } from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -21,6 +25,7 @@ import { createDataSource, runMigrations } from '../libs/platform/src/database/d
 import { freePort, startEmbeddedPostgres } from '../libs/platform/src/database/embedded-postgres';
 import { BENCH_ENTITIES, BENCH_MIGRATIONS, benchProjector } from './bench-projector';
 import { benchTransactions } from './bench-transactions';
+import { benchEndOfDay, spliceEndOfDay } from './bench-settlement';
 import { ProjectionRunner } from '../libs/projections/src';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
@@ -29,6 +34,12 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const ROUNDS = 3;
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 300);
+/** End of day: captured transactions per run (each in a process of its own), over this many merchants. */
+const EOD_SIZES = (process.env.BENCH_EOD_SIZES ?? '10000,100000').split(',').map(Number);
+const EOD_MERCHANTS = Number(process.env.BENCH_EOD_MERCHANTS ?? 1000);
+/** `settlement`: only the end-of-day rows, spliced into the existing docs/benchmarks.md. */
+const ONLY = process.env.BENCH_ONLY ?? '';
+const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
 
 function median(runs: Row[]): Row {
   const sorted = [...runs].sort((a, b) => a.rate - b.rate);
@@ -244,7 +255,30 @@ function table(rows: Row[], baseline: Row): string {
   return lines.join('\n');
 }
 
+/** `BENCH_ONLY=settlement`: the end of day on a PostgreSQL of its own, its rows spliced into the report. */
+async function endOfDayOnly(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
+  chmodSync(dir, 0o755);
+  const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
+  try {
+    const endOfDay = await benchEndOfDay({
+      adminUrl: db.url,
+      dataDir: path.join(dir, 'end-of-day'),
+      sizes: EOD_SIZES,
+      merchants: EOD_MERCHANTS,
+    });
+    const report = spliceEndOfDay(readFileSync(REPORT, 'utf8'), endOfDay, new Date());
+    writeFileSync(REPORT, report);
+    console.log(report);
+  } finally {
+    await db.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (ONLY === 'settlement') return endOfDayOnly();
+  if (ONLY !== '') throw new Error(`BENCH_ONLY=${ONLY}: only "settlement" can be run alone`);
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
@@ -287,6 +321,12 @@ async function main(): Promise<void> {
       listRows: LIST_ROWS,
       listRequests: LIST_REQUESTS,
     });
+    const endOfDay = await benchEndOfDay({
+      adminUrl: db.url,
+      dataDir: path.join(dir, 'end-of-day'),
+      sizes: EOD_SIZES,
+      merchants: EOD_MERCHANTS,
+    });
     await db.stop();
 
     console.log('service start, cold and warm...');
@@ -302,6 +342,7 @@ async function main(): Promise<void> {
       `| cold start to healthy < 20 s | ${cold.toFixed(1)} s | ${cold < 20 ? 'met' : 'NOT met'} |`,
       `| warm start to healthy < 5 s | ${warm.toFixed(1)} s | ${warm < 5 ? 'met' : 'NOT met'} |`,
       ...transactions.targets,
+      ...endOfDay.targets,
     ];
     const cpu = cpus()[0]?.model ?? 'unknown';
     const report = `# Benchmarks
@@ -332,8 +373,12 @@ until the projector's checkpoint reaches the head.
 ## Transactions
 
 ${transactions.section}
+
+## Settlement
+
+${endOfDay.section}
 `;
-    writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), report);
+    writeFileSync(REPORT, report);
     console.log(report);
   } finally {
     rmSync(dir, { recursive: true, force: true });
