@@ -17,7 +17,12 @@ import {
 import { outstandingExceptions, type SettlementBatch } from '../domain/settlement-batch';
 import { settlementBatchStream, type SettlementReportIngested } from '../domain/settlement-batch-events';
 import { isMissingReportDecided } from '../domain/decide';
-import { achClearingDeadline, cardPresentmentDeadline } from '../domain/settlement-rules';
+import {
+  ACH_CLEARING_BANKING_DAYS,
+  achClearingDeadline,
+  CARD_PRESENTMENT_BANKING_DAYS,
+  cardPresentmentDeadline,
+} from '../domain/settlement-rules';
 import { exceptionIdFor, Reconciliation, RECONCILIATION_ACTOR } from './reconciliation';
 import { ReconciliationExceptionReader } from './reconciliation-exception-reader';
 import { SettlementBatchReader } from './settlement-batch-reader';
@@ -37,11 +42,27 @@ export interface ReconciliationSweepResult {
   finished: number;
 }
 
-/** The exceptions the sweep raises about one transaction, and the state each one watches. */
+/**
+ * The exceptions the sweep raises about one transaction, the state each one watches, its deadline,
+ * and the fewest days from creation to that deadline (a banking day is at least a calendar day):
+ * rows created later cannot be overdue, so the query leaves them out and a pass does not walk a
+ * large book of fresh captures.
+ */
 const WATCHED = {
-  UNSETTLED_TRANSACTION: { rail: 'ACH', state: 'SUBMITTED', deadline: achClearingDeadline },
-  LATE_PRESENTMENT: { rail: 'CARD', state: 'CAPTURED', deadline: cardPresentmentDeadline },
+  UNSETTLED_TRANSACTION: {
+    rail: 'ACH',
+    state: 'SUBMITTED',
+    deadline: achClearingDeadline,
+    leadDays: ACH_CLEARING_BANKING_DAYS.latest,
+  },
+  LATE_PRESENTMENT: {
+    rail: 'CARD',
+    state: 'CAPTURED',
+    deadline: cardPresentmentDeadline,
+    leadDays: CARD_PRESENTMENT_BANKING_DAYS,
+  },
 } as const;
+const DAY_MS = 86_400_000;
 type Watched = keyof typeof WATCHED;
 
 /**
@@ -156,7 +177,7 @@ export class ReconciliationSweep implements OnApplicationBootstrap, OnModuleDest
           where t.rail = $1 and t.state = $2 and t.created_position > $4::bigint
             and t.created_at < $5
           order by t.created_position limit ${BATCH_SIZE}`,
-        [watch.rail, watch.state, type, after, now],
+        [watch.rail, watch.state, type, after, new Date(now.getTime() - watch.leadDays * DAY_MS)],
       );
       for (const row of rows) {
         const t = row.snapshot;
