@@ -352,7 +352,8 @@ ${rows.join('\n')}
 Each size has a database of its own. ${PARTNERS} partners own the merchants (walked to ACTIVE through the
 API); the card SALEs are seeded as the two events an approved SALE writes (\`TransactionInitiated\`,
 \`TransactionApproved\`), ${SEED_WRITERS} writers straight into the event store, round-robin over the
-merchants, and every projector (transaction list, ledger, …) catches up ("seed s", "projection s").
+merchants, while every projector (transaction list, ledger, …) follows ("seed s"; "projection s" is
+what the projectors still had to apply once the seeding was done).
 Then a fresh service process starts on that database, so nothing of the seeding is in its memory;
 its peak RSS is reset (\`/proc/self/clear_refs\`), one \`POST /platform/settlement/run\` settles
 everything through HTTP, and the kernel's peak (\`VmHWM\`) is read: the Node process only (PostgreSQL
