@@ -18,18 +18,10 @@ import { request } from 'node:http';
 import * as path from 'node:path';
 import { Pool } from 'pg';
 import type { RunningService } from '../apps/api/src/server';
-import type { EventMetadata } from '../libs/event-store/src';
 import { ProjectionRunner } from '../libs/projections/src';
 import { CANDIDATE_PAGE_SIZE, RUN_CONCURRENCY } from '../libs/settlement/src';
 import type { TransactionEvent } from '../libs/transactions/src';
-import {
-  call,
-  expectStatus,
-  newMerchant,
-  newPartner,
-  startBenchService,
-  TO_ACTIVE,
-} from './bench-transactions';
+import { activeMerchant, metadataFor, newPartner, startBenchService } from './bench-transactions';
 
 const PARTNERS = 10;
 const SEED_WRITERS = 16;
@@ -53,15 +45,6 @@ interface RunResult {
 
 export type EodResult = Omit<SeedResult, 'operatorKey'> &
   RunResult & { transactions: number; merchants: number };
-
-const metadata: EventMetadata = {
-  actor: 'system:bench',
-  partner_id: null,
-  request_id: null,
-  idempotency_key: null,
-  causation_id: null,
-  correlation_id: null,
-};
 
 const MiB = 1024 * 1024;
 
@@ -199,16 +182,7 @@ async function seed(adminUrl: string, dataDir: string, size: number, merchants: 
     const owners = Array.from({ length: merchants }, (_, m) => partners[m % PARTNERS]);
     const merchantIds: string[] = new Array(merchants);
     await pooled(owners, SETUP_CONCURRENCY, async (owner, m) => {
-      const id = await newMerchant(service, owner.key, `EOD Merchant ${m}`);
-      await call(service, owner.key, 'POST', `/merchants/${id}/submit`);
-      for (const action of TO_ACTIVE) {
-        await expectStatus(
-          action,
-          200,
-          call(service, operator, 'POST', `/platform/merchants/${id}/transitions`, { action }),
-        );
-      }
-      merchantIds[m] = id;
+      merchantIds[m] = await activeMerchant(service, operator, owner.key, `EOD Merchant ${m}`);
     });
 
     const started = process.hrtime.bigint();
@@ -224,7 +198,7 @@ async function seed(adminUrl: string, dataDir: string, size: number, merchants: 
         await store.appendToStream(
           `transaction-${id}`,
           saleEvents(partnerId, merchantIds[m], id, 100 + ((i * 7919) % 50_000), at),
-          { expectedRevision: 'no_stream', metadata: { ...metadata, partner_id: partnerId } },
+          { expectedRevision: 'no_stream', metadata: metadataFor(partnerId) },
         );
       },
     );

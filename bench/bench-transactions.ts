@@ -28,7 +28,7 @@ import { cpuSince, sampleCpu } from './cpu';
 
 /** The sandbox's Visa test card (CONTRACT §5); no card number is written here. */
 const VISA: VaultInstrument = { kind: 'card', pan: SANDBOX_TEST_CARDS[0].pan, expMonth: 12, expYear: 2030 };
-export const TO_ACTIVE = [
+const TO_ACTIVE = [
   'start_review',
   'approve_precheck',
   'complete_signature',
@@ -132,7 +132,7 @@ export interface BenchPartner {
   vaultToken: string;
 }
 
-const metadataFor = (partnerId: string): EventMetadata => ({
+export const metadataFor = (partnerId: string | null): EventMetadata => ({
   actor: 'system:bench',
   partner_id: partnerId,
   request_id: null,
@@ -142,7 +142,7 @@ const metadataFor = (partnerId: string): EventMetadata => ({
 });
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- setup reads JSON answers freely */
-export async function call(
+async function call(
   service: RunningService,
   key: string,
   method: string,
@@ -161,7 +161,7 @@ export async function call(
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-export async function expectStatus(
+async function expectStatus(
   what: string,
   status: number,
   answer: Promise<{ status: number; body: any }>,
@@ -198,7 +198,7 @@ export async function newPartner(service: RunningService, operator: string, name
   return { id: partner.id as string, key: key.api_key as string };
 }
 
-export async function newMerchant(service: RunningService, key: string, name: string): Promise<string> {
+async function newMerchant(service: RunningService, key: string, name: string): Promise<string> {
   const merchant = await expectStatus(
     'merchant create',
     201,
@@ -212,15 +212,15 @@ export async function newMerchant(service: RunningService, key: string, name: st
   return merchant.id as string;
 }
 
-/** A partner, its merchant walked to ACTIVE, and a card vaulted and minted as a stored credential. */
-export async function salePartner(
+/** A merchant of the partner whose key is `key`, submitted and walked to ACTIVE by the operator. */
+export async function activeMerchant(
   service: RunningService,
   operator: string,
-  n: number,
-): Promise<BenchPartner> {
-  const partner = await newPartner(service, operator, `Bench Partner ${n}`);
-  const merchantId = await newMerchant(service, partner.key, `Bench Cafe ${n}`);
-  await call(service, partner.key, 'POST', `/merchants/${merchantId}/submit`);
+  key: string,
+  name: string,
+): Promise<string> {
+  const merchantId = await newMerchant(service, key, name);
+  await call(service, key, 'POST', `/merchants/${merchantId}/submit`);
   for (const action of TO_ACTIVE) {
     await expectStatus(
       action,
@@ -228,6 +228,17 @@ export async function salePartner(
       call(service, operator, 'POST', `/platform/merchants/${merchantId}/transitions`, { action }),
     );
   }
+  return merchantId;
+}
+
+/** A partner, its merchant walked to ACTIVE, and a card vaulted and minted as a stored credential. */
+export async function salePartner(
+  service: RunningService,
+  operator: string,
+  n: number,
+): Promise<BenchPartner> {
+  const partner = await newPartner(service, operator, `Bench Partner ${n}`);
+  const merchantId = await activeMerchant(service, operator, partner.key, `Bench Cafe ${n}`);
   const stored = await service.app.get(CardVault).store(partner.id, merchantId, VISA);
   await service.app.get(CommandBus).execute(
     new MintStoredCredential(metadataFor(partner.id), {
