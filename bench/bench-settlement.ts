@@ -175,7 +175,7 @@ function saleEvents(
 
 /** Step 1, in this process: merchants through the API, the SALEs into the event store, projectors caught up. */
 async function seed(adminUrl: string, dataDir: string, size: number, merchants: number): Promise<SeedResult> {
-  const { service, operator } = await startBenchService(adminUrl, dataDir, databaseOf(size));
+  const { service, operator } = await startBenchService(adminUrl, databaseOf(size), dataDir);
   try {
     const partners: { id: string; key: string }[] = [];
     for (let p = 0; p < PARTNERS; p++) partners.push(await newPartner(service, operator, `EOD Partner ${p}`));
@@ -213,7 +213,7 @@ async function seed(adminUrl: string, dataDir: string, size: number, merchants: 
 
 /** Step 2, in a fresh process on the seeded database: the run, timed, and this process's peak memory. */
 async function run(adminUrl: string, dataDir: string, size: number, operatorKey: string): Promise<RunResult> {
-  const { service, databaseUrl } = await startBenchService(adminUrl, dataDir, databaseOf(size), {
+  const { service, databaseUrl } = await startBenchService(adminUrl, databaseOf(size), dataDir, {
     create: false,
     operatorKey,
   });

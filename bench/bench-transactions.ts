@@ -25,6 +25,7 @@ import { CardVault, type VaultInstrument, MintStoredCredential } from '../libs/v
 import { CommandBus } from '@nestjs/cqrs';
 import { percentile, runLoad, type LoadResult, type LoadSpec } from './load-worker';
 import { cpuSince, sampleCpu } from './cpu';
+import { ReceiverThread } from './receiver-worker';
 
 /** The sandbox's Visa test card (CONTRACT §5); no card number is written here. */
 const VISA: VaultInstrument = { kind: 'card', pan: SANDBOX_TEST_CARDS[0].pan, expMonth: 12, expYear: 2030 };
@@ -40,6 +41,8 @@ const TO_ACTIVE = [
 const BARE_POOL_SIZE = 20;
 const CONNECTIONS = [8, 32] as const;
 const SALE_TARGET_RATIO = 0.4;
+/** Delivering webhooks may cost the write path at most 10%. */
+const WEBHOOK_SALE_RATIO = 0.9;
 const LIST_TARGET_P99_MS = 50;
 /** The seed's first `created_at` and the time between two seeded transactions. */
 const SEED_START_MS = Date.UTC(2025, 11, 1);
@@ -132,6 +135,7 @@ export interface BenchPartner {
   vaultToken: string;
 }
 
+/** The metadata of what the bench itself writes for a partner (or for none). */
 export const metadataFor = (partnerId: string | null): EventMetadata => ({
   actor: 'system:bench',
   partner_id: partnerId,
@@ -142,7 +146,7 @@ export const metadataFor = (partnerId: string | null): EventMetadata => ({
 });
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- setup reads JSON answers freely */
-async function call(
+export async function call(
   service: RunningService,
   key: string,
   method: string,
@@ -161,7 +165,7 @@ async function call(
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-async function expectStatus(
+export async function expectStatus(
   what: string,
   status: number,
   answer: Promise<{ status: number; body: any }>,
@@ -337,8 +341,9 @@ async function saleThroughput(
   service: RunningService,
   partners: BenchPartner[],
   options: TransactionBenchOptions,
-): Promise<{ rows: HttpRow[]; ratios: Map<number, number> }> {
+): Promise<{ rows: HttpRow[]; ratios: Map<number, number>; webhookRatios: Map<number, number> }> {
   const bare = await startBareRoute(service.infra.databaseUrl);
+  const receiver = await ReceiverThread.start();
   try {
     const base = (connections: number) => ({
       connections,
@@ -376,35 +381,87 @@ async function saleThroughput(
           `bare INSERT route and POST /transactions SALE, ${connections} connections, round ${round + 1}...`,
         );
         push(`bare ${connections}`, await measure(pool, bareSpec(connections)));
+        // With and without endpoints take turns going first: the tables grow from run to run.
+        const withWebhooks = async () => {
+          console.log(
+            `POST /transactions SALE with every partner's webhooks delivered, ${connections} connections...`,
+          );
+          const endpoints = await subscribe(service, partners, receiver);
+          push(`webhooks ${connections}`, await measure(pool, saleSpec(connections)));
+          await unsubscribe(service, endpoints);
+          await receiver.take();
+        };
+        if (round % 2 === 1) await withWebhooks();
         push(`sale ${connections}`, await measure(pool, saleSpec(connections)));
+        if (round % 2 === 0) await withWebhooks();
       }
     }
     const rows: HttpRow[] = [];
     const ratios = new Map<number, number>();
+    const webhookRatios = new Map<number, number>();
     for (const connections of CONNECTIONS) {
       const b = medianOf(runs.get(`bare ${connections}`)!);
       const s = medianOf(runs.get(`sale ${connections}`)!);
+      const w = medianOf(runs.get(`webhooks ${connections}`)!);
       ratios.set(connections, s.median.rate / b.median.rate);
-      rows.push({
-        label: 'bare Fastify route, one INSERT',
+      webhookRatios.set(connections, w.median.rate / s.median.rate);
+      const row = (label: string, run: { median: Measured; note: string }, ...notes: string[]): HttpRow => ({
+        label,
         connections,
-        result: b.median,
-        note: ['baseline', b.note, failureNote(b.median)].filter(Boolean).join('; '),
+        result: run.median,
+        note: [...notes, run.note, failureNote(run.median)].filter(Boolean).join('; '),
       });
-      rows.push({
-        label: '`POST /transactions` SALE (full stack)',
-        connections,
-        result: s.median,
-        note: [s.note, failureNote(s.median)].filter(Boolean).join('; '),
-      });
+      rows.push(
+        row('bare Fastify route, one INSERT', b, 'baseline'),
+        row('`POST /transactions` SALE (full stack)', s),
+        row(
+          '`POST /transactions` SALE, every partner subscribed to every webhook type',
+          w,
+          `${(w.median.rate / s.median.rate).toFixed(2)}× the SALE row without endpoints`,
+        ),
+      );
     }
+
     const { rows: counted } = await service.infra.pool.query<{ n: string }>(
       'select count(*)::text as n from bench_bare',
     );
     console.log(`bare rows written: ${counted[0].n}`);
-    return { rows, ratios };
+    return { rows, ratios, webhookRatios };
   } finally {
+    await receiver.stop();
     await bare.stop();
+  }
+}
+
+/** One endpoint per partner, every type, on the receiver thread (a SALE then makes two deliveries). */
+async function subscribe(service: RunningService, partners: BenchPartner[], receiver: ReceiverThread) {
+  return Promise.all(
+    partners.map(async (p, i) => {
+      const endpoint = await expectStatus(
+        'webhook endpoint',
+        201,
+        call(service, p.key, 'POST', '/webhook-endpoints', { url: receiver.url(`/sale/${i}`) }),
+      );
+      return { key: p.key, id: endpoint.id as string };
+    }),
+  );
+}
+
+/** Waits until the deliveries made are all sent, then removes the endpoints. */
+async function unsubscribe(service: RunningService, endpoints: { key: string; id: string }[]) {
+  for (let waited = 0; waited < 60_000; waited += 200) {
+    const { rows } = await service.infra.pool.query<{ n: string }>(
+      `select count(*)::text as n from webhook_deliveries where state = 'PENDING'`,
+    );
+    if (rows[0].n === '0') break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  for (const endpoint of endpoints) {
+    await expectStatus(
+      'webhook endpoint delete',
+      204,
+      call(service, endpoint.key, 'DELETE', `/webhook-endpoints/${endpoint.id}`),
+    );
   }
 }
 
@@ -670,16 +727,16 @@ async function listBench(
 }
 
 /**
- * The service as a benchmark runs it: a fresh `bench_service` database on the benchmark's
- * PostgreSQL (or an existing one, `create: false`), silent logs, a generated operator key (or the
- * one given).
+ * The real service in this process (as the end-to-end tests start it) on a database `database` of
+ * the bench's PostgreSQL, fresh (or an existing one, `create: false`), silent logs, an operator key
+ * of its own (or the one given).
  */
 export async function startBenchService(
   adminUrl: string,
+  database: string,
   dataDir: string,
-  database = 'bench_service',
   options: { create?: boolean; operatorKey?: string } = {},
-) {
+): Promise<{ service: RunningService; operator: string; databaseUrl: string }> {
   if (options.create ?? true) {
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
@@ -701,7 +758,7 @@ export async function startBenchService(
 }
 
 export async function benchTransactions(options: TransactionBenchOptions): Promise<TransactionBenchResult> {
-  const { service, operator } = await startBenchService(options.adminUrl, options.dataDir);
+  const { service, operator } = await startBenchService(options.adminUrl, 'bench_service', options.dataDir);
   try {
     console.log(
       `transactions: ${Math.max(...CONNECTIONS)} partners with an ACTIVE merchant and a stored card...`,
@@ -720,6 +777,12 @@ export async function benchTransactions(options: TransactionBenchOptions): Promi
       const ratio = sale.ratios.get(connections)!;
       targets.push(
         `| \`POST /transactions\` SALE ≥ 40% of a bare Fastify INSERT route (${connections} connections) | ${ratio.toFixed(2)}× | ${ratio >= SALE_TARGET_RATIO ? 'met' : 'NOT met'} |`,
+      );
+    }
+    for (const connections of CONNECTIONS) {
+      const ratio = sale.webhookRatios.get(connections)!;
+      targets.push(
+        `| \`POST /transactions\` SALE with webhooks delivered ≥ 90% of SALE without (${connections} connections) | ${ratio.toFixed(2)}× | ${ratio >= WEBHOOK_SALE_RATIO ? 'met' : 'NOT met'} |`,
       );
     }
     const slow = list.rows.filter((r) => r.p99 >= LIST_TARGET_P99_MS);
@@ -788,6 +851,13 @@ are the CPU time of this process's main thread (the servers' thread; the load ge
 all PostgreSQL processes, per request sent; "event-loop ms / request" is the loop's busy wall time per request
 (it also counts time the thread waited for a core); "write transactions / request" counts transaction ids
 PostgreSQL handed out in the whole cluster per request.
+
+The third row of each pair runs the same SALEs right after, with every partner subscribed to every
+webhook type on a receiver running in its own thread (answering 204): each SALE then makes two
+deliveries (\`transaction.created\`, \`transaction.approved\`), signed and sent by the same process
+while the load runs; the endpoints are removed once their deliveries are all made. The rows without
+endpoints already include the \`webhooks\` projector's own work (snapshots and envelopes are written for
+every event, for \`GET /events\`); the difference is what delivering costs the write path.
 
 Where a SALE's time goes (${CONNECTIONS[0]} connections). The machine's two cores were ${Math.round(100 * sale8.machineBusy)}% busy
 during the SALE runs and ${Math.round(100 * bare8.machineBusy)}% during the bare ones: both runs are bound by CPU, the

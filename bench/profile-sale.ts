@@ -52,7 +52,11 @@ async function main(): Promise<void> {
     dir: path.join(dir, 'postgres'),
     settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_utility': 'on' },
   });
-  const { service, operator, databaseUrl } = await startBenchService(db.url, path.join(dir, 'service'));
+  const { service, operator, databaseUrl } = await startBenchService(
+    db.url,
+    'bench_service',
+    path.join(dir, 'service'),
+  );
   const stats = new Client({ connectionString: databaseUrl });
   try {
     const partners: BenchPartner[] = await Promise.all(

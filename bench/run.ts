@@ -6,15 +6,16 @@
  * distinct streams; 8 writers contending on one stream (conflicts counted); projection catch-up
  * over 200k events; cold and warm start of the service to healthy; and, on the real service,
  * `POST /transactions` SALE throughput against a bare INSERT route and `GET /transactions` latency
- * at a million rows (bench-transactions.ts); the end-of-day settlement run over 10,000 and 100,000
- * captured transactions, time and peak RSS (bench-settlement.ts).
+ * at a million rows (bench-transactions.ts); webhook deliveries per second and the latency from an
+ * event's commit to its first attempt (bench-webhooks.ts); the end-of-day settlement run over
+ * 10,000 and 100,000 captured transactions, time and peak RSS (bench-settlement.ts).
  *
  * `BENCH_ONLY=settlement npm run bench` measures the end of day alone and rewrites only its rows
  * in docs/benchmarks.md (its target row and the Settlement section), leaving the others as they are.
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Pool } from 'pg';
@@ -26,6 +27,7 @@ import { freePort, startEmbeddedPostgres } from '../libs/platform/src/database/e
 import { BENCH_ENTITIES, BENCH_MIGRATIONS, benchProjector } from './bench-projector';
 import { benchTransactions } from './bench-transactions';
 import { benchEndOfDay, spliceEndOfDay } from './bench-settlement';
+import { benchWebhooks } from './bench-webhooks';
 import { ProjectionRunner } from '../libs/projections/src';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
@@ -34,6 +36,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const ROUNDS = 3;
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 300);
+const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5000);
+const WEBHOOK_LATENCY_SECONDS = Number(process.env.BENCH_WEBHOOK_LATENCY_SECONDS ?? 20);
 /** End of day: captured transactions per run (each in a process of its own), over this many merchants. */
 const EOD_SIZES = (process.env.BENCH_EOD_SIZES ?? '10000,100000').split(',').map(Number);
 const EOD_MERCHANTS = Number(process.env.BENCH_EOD_MERCHANTS ?? 1000);
@@ -279,6 +283,7 @@ async function endOfDayOnly(): Promise<void> {
 async function main(): Promise<void> {
   if (ONLY === 'settlement') return endOfDayOnly();
   if (ONLY !== '') throw new Error(`BENCH_ONLY=${ONLY}: only "settlement" can be run alone`);
+  const startLoad = loadavg()[0];
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
@@ -321,6 +326,12 @@ async function main(): Promise<void> {
       listRows: LIST_ROWS,
       listRequests: LIST_REQUESTS,
     });
+    const webhooks = await benchWebhooks({
+      adminUrl: db.url,
+      dataDir: path.join(dir, 'webhooks'),
+      events: WEBHOOK_EVENTS,
+      latencySeconds: WEBHOOK_LATENCY_SECONDS,
+    });
     const endOfDay = await benchEndOfDay({
       adminUrl: db.url,
       dataDir: path.join(dir, 'end-of-day'),
@@ -342,6 +353,7 @@ async function main(): Promise<void> {
       `| cold start to healthy < 20 s | ${cold.toFixed(1)} s | ${cold < 20 ? 'met' : 'NOT met'} |`,
       `| warm start to healthy < 5 s | ${warm.toFixed(1)} s | ${warm < 5 ? 'met' : 'NOT met'} |`,
       ...transactions.targets,
+      ...webhooks.targets,
       ...endOfDay.targets,
     ];
     const cpu = cpus()[0]?.model ?? 'unknown';
@@ -351,6 +363,8 @@ Written by \`npm run bench\` (${new Date().toISOString()}). Each throughput row 
 embedded PostgreSQL with its durable defaults (fsync on), so the numbers include commit flushes.
 
 Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory (${(freemem() / 2 ** 30).toFixed(1)} GiB free), Node ${process.version}, ${process.platform}/${process.arch}.
+Load average (1 min) when the run started ${startLoad.toFixed(2)}, when it ended ${loadavg()[0].toFixed(2)}: anything else running on the
+machine shares its cores with the measurements.
 
 ## Targets
 
@@ -373,6 +387,10 @@ until the projector's checkpoint reaches the head.
 ## Transactions
 
 ${transactions.section}
+
+## Webhooks
+
+${webhooks.section}
 
 ## Settlement
 

@@ -26,17 +26,25 @@ import { TransactionListSettleable1764420000003 } from './transaction-list/17644
 import { TransactionListProjector } from './transaction-list/transaction-list.projector';
 import { HppSessionList1764530000000 } from './hpp-session-list/1764530000000-hpp-session-list.migration';
 import { HppSessionListProjector } from './hpp-session-list/hpp-session-list.projector';
-import { SettlementBatchList1764640000000 } from './settlement-batch-list/1764640000000-settlement-batch-list.migration';
+import { TerminalList1764640000000 } from './terminal-list/1764640000000-terminal-list.migration';
+import { TerminalListProjector } from './terminal-list/terminal-list.projector';
+import { Webhooks1764650000000 } from './webhooks/1764650000000-webhooks.migration';
+import { WebhooksProjector } from './webhooks/webhooks.projector';
+import { SettlementBatchList1764660000000 } from './settlement-batch-list/1764660000000-settlement-batch-list.migration';
 import { SettlementBatchListProjector } from './settlement-batch-list/settlement-batch-list.projector';
-import { ReconciliationExceptionList1764640000001 } from './reconciliation-exception-list/1764640000001-reconciliation-exception-list.migration';
+import { ReconciliationExceptionList1764660000001 } from './reconciliation-exception-list/1764660000001-reconciliation-exception-list.migration';
 import { ReconciliationExceptionListProjector } from './reconciliation-exception-list/reconciliation-exception-list.projector';
-import { Ledger1764640000002 } from './ledger/1764640000002-ledger.migration';
+import { Ledger1764660000002 } from './ledger/1764660000002-ledger.migration';
 import { LedgerProjector } from './ledger/ledger.projector';
-import { AnalystViews1764640000003 } from './analyst/1764640000003-analyst-views.migration';
+import { AnalystViews1764660000003 } from './analyst/1764660000003-analyst-views.migration';
 
-export { ANALYST_ROLE } from './analyst/1764640000003-analyst-views.migration';
+/** What a projector may need from the deployment's configuration. */
+export interface ProjectorSettings {
+  publicBaseUrl: string;
+  webhookRetrySchedule: readonly number[];
+}
 
-export const PROJECTORS: (() => Projector)[] = [
+export const PROJECTORS: ((settings: ProjectorSettings) => Projector)[] = [
   () => new PartnerListProjector(),
   () => new PartnerAccessProjector(),
   () => new MerchantListProjector(),
@@ -44,6 +52,12 @@ export const PROJECTORS: (() => Projector)[] = [
   () => new StoredCredentialListProjector(),
   () => new TransactionListProjector(),
   () => new HppSessionListProjector(),
+  () => new TerminalListProjector(),
+  (settings) =>
+    new WebhooksProjector({
+      publicBaseUrl: settings.publicBaseUrl,
+      retrySchedule: settings.webhookRetrySchedule,
+    }),
   () => new SettlementBatchListProjector(),
   () => new ReconciliationExceptionListProjector(),
   () => new LedgerProjector(),
@@ -66,8 +80,10 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   TransactionListMoney1764420000002,
   TransactionListSettleable1764420000003,
   HppSessionList1764530000000,
-  SettlementBatchList1764640000000,
-  ReconciliationExceptionList1764640000001,
-  Ledger1764640000002,
-  AnalystViews1764640000003,
+  TerminalList1764640000000,
+  Webhooks1764650000000,
+  SettlementBatchList1764660000000,
+  ReconciliationExceptionList1764660000001,
+  Ledger1764660000002,
+  AnalystViews1764660000003,
 ];

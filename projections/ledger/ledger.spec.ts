@@ -24,7 +24,7 @@ import type { Transaction } from '../../libs/transactions/src/domain/transaction
 import type { TransactionInitiated } from '../../libs/transactions/src/domain/transaction-events';
 import { createTestDatabase, dropTestDatabase } from '../../test/support/database';
 import { testMetadata } from '../../test/support/metadata';
-import { Ledger1764640000002 } from './1764640000002-ledger.migration';
+import { Ledger1764660000002 } from './1764660000002-ledger.migration';
 import { LedgerProjector } from './ledger.projector';
 
 /**
@@ -476,7 +476,7 @@ describe('the ledger projection (property-based)', () => {
     store = new PostgresEventStore(pool, clock, { pollIntervalMs: 50 });
     dataSource = createDataSource(url, {
       entities: PROJECTION_ENGINE_ENTITIES,
-      migrations: [...PROJECTION_ENGINE_MIGRATIONS, Ledger1764640000002],
+      migrations: [...PROJECTION_ENGINE_MIGRATIONS, Ledger1764660000002],
     });
     await dataSource.initialize();
     await runMigrations(dataSource);

@@ -1,11 +1,10 @@
 import type { DataSource } from 'typeorm';
-import type { RecordedEvent } from '../../libs/event-store/src';
 import { createDataSource, runMigrations } from '../../libs/platform/src/database/data-source';
 import { PROJECTION_ENGINE_ENTITIES, PROJECTION_ENGINE_MIGRATIONS } from '../../libs/projections/src';
 import type { StoredCredentialEvent } from '../../libs/vault/src/domain/stored-credential-events';
 import { storedCredentialStream } from '../../libs/vault/src/domain/stored-credential-stream';
 import { createTestDatabase, dropTestDatabase } from '../../test/support/database';
-import { testMetadata } from '../../test/support/metadata';
+import { projectorFeed } from '../../test/support/projector-feed';
 import { StoredCredentialList1764310000000 } from './1764310000000-stored-credential-list.migration';
 import { StoredCredentialListProjector } from './stored-credential-list.projector';
 
@@ -53,21 +52,9 @@ describe('stored-credential-list projector', () => {
   let url: string;
   let db: DataSource;
   const projector = new StoredCredentialListProjector();
-  let position = 0n;
-
+  const feed = projectorFeed(() => db, projector, storedCredentialStream, new Date(T0));
   const apply = (id: string, event: StoredCredentialEvent, revision: bigint) =>
-    db.transaction((tx) =>
-      projector.handle(tx, {
-        id: `${id}-${revision}`,
-        stream: storedCredentialStream(id),
-        revision,
-        globalPosition: ++position,
-        type: event.type,
-        data: event.data,
-        metadata: testMetadata(),
-        recordedAt: new Date(T0),
-      } as RecordedEvent),
-    );
+    feed.apply(id, event, revision);
 
   const row = async (id: string) =>
     (
@@ -111,7 +98,7 @@ describe('stored-credential-list projector', () => {
       merchant_id: MERCHANT,
       customer_id: CUSTOMER,
       state: 'ACTIVE',
-      created_position: String(position),
+      created_position: String(feed.position),
       version: 1,
     });
     expect(new Date(r.created_at).toISOString()).toBe(T0);
@@ -121,7 +108,7 @@ describe('stored-credential-list projector', () => {
   it('a revocation updates state, version and snapshot, and keeps the row’s place in the list', async () => {
     const id = 'aaaaaaaa-0000-4000-8000-000000000002';
     await apply(id, created(id, token(2), null), 0n);
-    const createdAt = position;
+    const createdAt = feed.position;
     await apply(id, revoked(id, 'asked by the payer'), 1n);
     expect(await row(id)).toMatchObject({
       customer_id: null,

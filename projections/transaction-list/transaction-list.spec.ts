@@ -1,5 +1,4 @@
 import type { DataSource } from 'typeorm';
-import type { RecordedEvent } from '../../libs/event-store/src';
 import { createDataSource, runMigrations } from '../../libs/platform/src/database/data-source';
 import { PROJECTION_ENGINE_ENTITIES, PROJECTION_ENGINE_MIGRATIONS } from '../../libs/projections/src';
 import {
@@ -9,7 +8,7 @@ import {
   type TransactionInitiated,
 } from '../../libs/transactions/src/domain/transaction-events';
 import { createTestDatabase, dropTestDatabase } from '../../test/support/database';
-import { testMetadata } from '../../test/support/metadata';
+import { projectorFeed } from '../../test/support/projector-feed';
 import { ALL_MERCHANTS as LIST_ALL_MERCHANTS } from '../../libs/transactions/src/application/transaction-list-sql';
 import { TransactionList1764420000000 } from './1764420000000-transaction-list.migration';
 import { TransactionListCounts1764420000001 } from './1764420000001-transaction-list-counts.migration';
@@ -64,21 +63,8 @@ describe('transaction-list projector', () => {
   let url: string;
   let db: DataSource;
   const projector = new TransactionListProjector();
-  let position = 0n;
-
-  const apply = (id: string, event: TransactionEvent, revision: bigint) =>
-    db.transaction((tx) =>
-      projector.handle(tx, {
-        id: `${id}-${revision}`,
-        stream: transactionStream(id),
-        revision,
-        globalPosition: ++position,
-        type: event.type,
-        data: event.data,
-        metadata: testMetadata(),
-        recordedAt: new Date(T0),
-      } as RecordedEvent),
-    );
+  const feed = projectorFeed(() => db, projector, transactionStream, new Date(T0));
+  const apply = (id: string, event: TransactionEvent, revision: bigint) => feed.apply(id, event, revision);
 
   const row = async (id: string) =>
     (
@@ -141,7 +127,7 @@ describe('transaction-list projector', () => {
       account_type: null,
       customer_id: CUSTOMER,
       parent_transaction_id: null,
-      created_position: String(position),
+      created_position: String(feed.position),
       version: 1,
     });
     expect(new Date(r.created_at).toISOString()).toBe(T0);
@@ -151,7 +137,7 @@ describe('transaction-list projector', () => {
   it('the approval sets state, approval code and gateway id, and keeps the row’s place', async () => {
     const id = 'aaaaaaaa-0000-4000-8000-000000000002';
     await apply(id, initiated(id), 0n);
-    const createdAt = position;
+    const createdAt = feed.position;
     await apply(
       id,
       {
@@ -434,17 +420,7 @@ describe('transaction-list projector', () => {
   it('a page applied at once gives the rows and counts of the same events applied one by one', async () => {
     const before = await counts();
     const ids = ['aaaaaaaa-0000-4000-8000-0000000000a1', 'aaaaaaaa-0000-4000-8000-0000000000a2'];
-    const recorded = (id: string, event: TransactionEvent, revision: bigint): RecordedEvent =>
-      ({
-        id: `${id}-${revision}`,
-        stream: transactionStream(id),
-        revision,
-        globalPosition: ++position,
-        type: event.type,
-        data: event.data,
-        metadata: testMetadata(),
-        recordedAt: new Date(T0),
-      }) as RecordedEvent;
+    const recorded = feed.recorded;
     const approved = (id: string): TransactionEvent => ({
       type: 'TransactionApproved',
       data: {
@@ -468,7 +444,7 @@ describe('transaction-list projector', () => {
       ),
       recorded(ids[1], approved(ids[1]), 1n),
     ];
-    await db.transaction((tx) => projector.handleBatch(tx, page));
+    await feed.applyPage(page);
     expect(await row(ids[0])).toMatchObject({
       state: 'SETTLED',
       version: 3,

@@ -130,7 +130,7 @@ describe('ACH follow-ups after settlement: ACH_REFUND and ACH_REVERSAL', () => {
       amount: '45.00',
       state: 'SUBMITTED',
     });
-    expect(await read(parentId)).toMatchObject({ state: 'REVERSED' });
+    expect(await read(parentId)).toMatchObject({ state: 'REVERSED', refundable_amount: '0.00' });
     const events = (await platform().operator.get(`/platform/streams/transaction-${reversal.body.id}/events`))
       .body.data;
     expect(events[0]).toMatchObject({

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { analystConnection, ANALYST_ROLE } from '../../apps/api/src/analyst-access';
+import { ensureReadOnlyRole, READ_ONLY_ROLE, readOnlyPassword } from '../../apps/api/src/ops/read-only-role';
 import { ProjectionRunner } from '../../libs/projections/src';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { activeMerchant, CHECKING, vaultedCredential } from '../support/payments';
@@ -30,6 +30,13 @@ describe('analyst SQL: documented views, read-only access', () => {
     expect(await runner.waitFor(await platform().service.infra.eventStore.headPosition())).toBe(true);
   };
   const query = async (sql: string, params: unknown[] = []) => (await analyst.query(sql, params)).rows;
+  /** What `npm run ops -- sql` does: the role made or refreshed, with the password kept in the data directory. */
+  const connection = () =>
+    ensureReadOnlyRole(
+      platform().service.infra.pool,
+      platform().service.infra.databaseUrl,
+      readOnlyPassword(path.join(dataDir, '.readonly-password')),
+    );
 
   beforeAll(async () => {
     partner = await platform().newPartner();
@@ -72,11 +79,7 @@ describe('analyst SQL: documented views, read-only access', () => {
     await caughtUp();
 
     dataDir = mkdtempSync(path.join(tmpdir(), 'analyst-'));
-    url = await analystConnection(
-      platform().service.infra.pool,
-      platform().service.infra.databaseUrl,
-      dataDir,
-    );
+    url = await connection();
     analyst = new Client({ connectionString: url });
     // The platform's own teardown drops the database under this connection.
     analyst.on('error', () => undefined);
@@ -91,17 +94,15 @@ describe('analyst SQL: documented views, read-only access', () => {
   it('connects as the read-only role, with a password of its own kept owner-only, never the superuser’s', async () => {
     const superuser = new URL(platform().service.infra.databaseUrl);
     const given = new URL(url);
-    expect(given.username).toBe(ANALYST_ROLE);
+    expect(given.username).toBe(READ_ONLY_ROLE);
     expect(given.password).not.toBe('');
     expect(url).not.toContain(superuser.password);
-    expect(statSync(path.join(dataDir, 'analyst.password')).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(dataDir, '.readonly-password')).mode & 0o777).toBe(0o600);
     expect(
       await query('select current_user as who, current_setting($1) as ro', ['default_transaction_read_only']),
-    ).toEqual([{ who: ANALYST_ROLE, ro: 'on' }]);
+    ).toEqual([{ who: READ_ONLY_ROLE, ro: 'on' }]);
     // The same password on the next call.
-    expect(
-      await analystConnection(platform().service.infra.pool, platform().service.infra.databaseUrl, dataDir),
-    ).toBe(url);
+    expect(await connection()).toBe(url);
   });
 
   it('can read, never write, and cannot see the platform schema (idempotency records, vault)', async () => {

@@ -61,7 +61,8 @@ function callFrom(
 }
 
 describe('authentication and authorisation', () => {
-  const platform = useTestPlatform();
+  // Terminals released, so that the walk over every route below meets theirs too (CONTRACT §9).
+  const platform = useTestPlatform({ RELEASED_OPERATIONS: 'terminals' });
 
   describe('401 unauthorized: the credential is rejected', () => {
     it('refuses a request without an Authorization header', async () => {
@@ -432,18 +433,27 @@ describe('authentication and authorisation', () => {
         ]),
       );
       const undeclared = routes.filter(
-        (r) => !r.access || !['public', 'operator', 'partner'].includes(r.access.tier),
+        (r) => !r.access || !['public', 'operator', 'partner', 'terminal'].includes(r.access.tier),
       );
       expect(undeclared).toEqual([]);
       const partnerWithoutScope = routes.filter((r) => r.access?.tier === 'partner' && !r.access.scope);
       expect(partnerWithoutScope).toEqual([]);
-      // Public: the health probe and the hosted page a payer opens (its session id is the capability).
+      // Public: the health probe, the problem pages (documentation, no data), the operator
+      // console's empty page (its data comes from operator routes, with the key typed in) and the
+      // hosted page a payer opens (its session id is the capability).
       expect(routes.filter((r) => r.access?.tier === 'public').map((r) => r.path)).toEqual([
         '/api/v1/health',
+        '/api/v1/problems',
+        '/api/v1/problems/:slug',
+        '/api/v1/console',
         '/api/v1/hpp/:sessionId',
         '/api/v1/hpp/:sessionId',
         '/api/v1/hpp/:sessionId/result',
       ]);
+      // The terminal tier is exactly the terminal's own heartbeat.
+      expect(routes.filter((r) => r.access?.tier === 'terminal').map((r) => `${r.method} ${r.path}`)).toEqual(
+        ['POST /api/v1/terminals/:terminalId/heartbeat'],
+      );
       // The operator tier is exactly /platform/...
       for (const route of routes) {
         expect({ route, operator: route.path.startsWith('/api/v1/platform/') }).toEqual({

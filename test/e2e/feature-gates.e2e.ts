@@ -82,15 +82,15 @@ async function payByBank(hppUrl: string): Promise<Response> {
 }
 
 /**
- * Gates the catalog names for routes this service does not serve yet (recurring contracts,
- * terminals): each answers 404 as an unknown route, checked below, so building one of them
- * without a probe here fails this suite.
+ * Gates the catalog names for routes this service does not serve yet (recurring contracts): each
+ * answers 404 as an unknown route, checked below, so building one of them without a probe here
+ * fails this suite. Terminals are served here (the suite releases them, CONTRACT §9); unreleased,
+ * they answer 404 like these (test/e2e/terminals.e2e.ts).
  */
 const NOT_SERVED: Record<string, string> = {
   'GET, POST, PATCH /contracts/** and the contract pause, resume and cancel actions': '/contracts',
   'POST /contracts on a payment_method_token scoped for INSTALLMENT': '/contracts',
   'level2_data and level3_data on POST /contracts': '/contracts',
-  '/terminals/**': '/terminals',
 };
 
 const PROBES: Record<string, Probe> = {
@@ -332,6 +332,25 @@ const PROBES: Record<string, Probe> = {
       else expectRefusedFor(res, 'level2_level3_data', field);
     }
   },
+  // terminals (operator-managed; the whole resource, the terminal's own heartbeat too)
+  '/terminals/**': async (g, on) => {
+    const body = {
+      merchant_id: g.merchantId,
+      serial_number: `GATE-${randomUUID().slice(0, 8)}`,
+      model: 'PAX A920',
+    };
+    const created = await g.partner.client.post('/terminals', body);
+    const list = await g.partner.client.get('/terminals');
+    const read = await g.partner.client.get(`/terminals/${randomUUID()}`);
+    const provision = await g.partner.client.post(`/terminals/${randomUUID()}/provision`);
+    if (on) {
+      expect([created.status, list.status]).toEqual([201, 200]);
+      expectProblem(read, 404, 'terminal_not_found');
+      expectProblem(provision, 404, 'terminal_not_found');
+    } else {
+      for (const res of [created, list, read, provision]) expectRefusedFor(res, 'terminals');
+    }
+  },
   // three_d_secure
   'POST /transactions/{id}/three-ds/complete': async (g, on) => {
     const res = await g.partner.client.post(`/transactions/${randomUUID()}/three-ds/complete`, {
@@ -347,7 +366,7 @@ const GATES = FEATURE_FLAG_CATALOG.flatMap((flag) =>
 );
 
 describe('feature flags gate what docs/feature-flags.md says', () => {
-  const platform = useTestPlatform();
+  const platform = useTestPlatform({ RELEASED_OPERATIONS: 'terminals' });
 
   /** Switches a flag as the operator may, with its dependencies (on) or dependents (off) first. */
   async function setFlag(partnerId: string, flag: string, enabled: boolean): Promise<void> {

@@ -33,6 +33,33 @@ describe('hosted-payment-page configuration', () => {
     expect((await partner.client.get('/config/hpp-page/configs')).body).toEqual([]);
   });
 
+  it('without merchant_id it answers the partner template: the platform defaults until one is saved, then the saved one, active or not', async () => {
+    const fresh = await platform().newPartner();
+    const before = await fresh.client.get('/config/hpp-page');
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({
+      id: null,
+      partner_id: fresh.id,
+      merchant_id: null,
+      is_template: true,
+      is_active: true,
+      source: 'default',
+      appearance: { presetKey: 'default' },
+    });
+    const saved = await fresh.client.put('/config/hpp-page', {
+      appearance: { presetKey: 'dark' },
+      is_active: false,
+    });
+    expect(saved.status).toBe(200);
+    expect((await fresh.client.get('/config/hpp-page')).body).toMatchObject({
+      id: saved.body.id,
+      is_template: true,
+      is_active: false,
+      source: 'template',
+      appearance: { presetKey: 'dark' },
+    });
+  });
+
   it('a template applies to every merchant; an override wins for its merchant; delete falls back', async () => {
     const template = await partner.client.put('/config/hpp-page', {
       appearance: { presetKey: 'dark', button: { fill: '#0055ff', border: '#003399' } },

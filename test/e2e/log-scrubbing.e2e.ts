@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startService, type RunningService } from '../../apps/api/src/server';
+import { generateKey } from '../../libs/platform/src/auth/secret-key';
 import { luhnDigitsValid as luhnValid } from '../../libs/platform/src/banking/luhn';
 import { loadConfig } from '../../libs/platform/src/config/config';
 import { createLogger } from '../../libs/platform/src/logging/logger';
@@ -72,6 +73,8 @@ describe('the log after a hostile run', () => {
   };
   const ROUTING = '011000015';
   let partnerKey: string;
+  /** A terminal key (`ctk_`), shaped as provisioning issues them. */
+  const terminalKey = generateKey('ctk').key;
 
   /** Every text the log holds (messages, fields, keys), percent-decoded, separators removed. */
   function searchable(): string {
@@ -221,8 +224,9 @@ describe('the log after a hostile run', () => {
     );
     await fetch(`${url}/api/v1/bank/account_number/${accounts.accountInPath}`, { headers: auth });
 
-    // A key in a query string.
+    // A key in a query string, a partner's and a terminal's.
     await fetch(`${url}/api/v1/partner/me?api_key=${partnerKey}`);
+    await fetch(`${url}/api/v1/partner/me?key=${terminalKey}`);
 
     // Form posts to the hosted page: approved, forged (no valid CSRF token) and declined.
     const csrfOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
@@ -277,7 +281,14 @@ describe('the log after a hostile run', () => {
 
     // None of the planted numbers, however separated or encoded.
     const text = searchable();
-    const planted = { issue: ISSUE_CARD, ...cards, ...accounts, routing: ROUTING, key: partnerKey.slice(13) };
+    const planted = {
+      issue: ISSUE_CARD,
+      ...cards,
+      ...accounts,
+      routing: ROUTING,
+      key: partnerKey.slice(13),
+      terminalKey: terminalKey.slice(13),
+    };
     expect(Object.entries(planted).filter(([, value]) => text.includes(value))).toEqual([]);
 
     // And the run did reach the log: request lines, refused requests and PostgreSQL's lines.
@@ -287,5 +298,6 @@ describe('the log after a hostile run', () => {
     expect(log).toContain('refused a request HTTP could not parse');
     expect(log).toMatch(/invalid input syntax for type uuid: \\"\[card \*{4}\d{4}\]\\"/);
     expect(log).toContain(`api_key=${partnerKey.slice(0, 13)}[redacted]`);
+    expect(log).toContain(`key=${terminalKey.slice(0, 13)}[redacted]`);
   });
 });

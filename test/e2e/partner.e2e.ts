@@ -535,7 +535,8 @@ describe('partner identity, capabilities and the operator partner routes', () =>
           name: expect.any(String),
           state: expect.stringMatching(/^(catching_up|running|rebuilding)$/),
           checkpoint: expect.stringMatching(/^\d+$/),
-          lag: expect.stringMatching(/^\d+$/),
+          lag: expect.any(Number),
+          behind_head: expect.any(Number),
         });
       }
       const access = res.body.data.find((p: any) => p.name === 'partner-access');

@@ -131,13 +131,19 @@ describe('the service process', () => {
         child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
         child.on('close', (status) => resolve({ status, stdout, stderr }));
       });
+    // Piped, every command writes JSON lines (a person at a terminal gets a table).
+    const lines = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     const projections = await ops('projections');
     expect(projections.status).toBe(0);
-    expect(JSON.parse(projections.stdout)).toEqual(
-      expect.arrayContaining([expect.objectContaining({ name: 'partner-list', lag: '0' })]),
+    expect(lines(projections.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'partner-list', lag: 0 })]),
     );
     // The running service's projectors, not the command line's own (never started) runner.
-    const states = (JSON.parse(projections.stdout) as { name: string; state: string }[]).map((p) => p.state);
+    const states = lines(projections.stdout).map((p) => p.state);
     expect(states.length).toBeGreaterThan(0);
     expect(new Set(states)).toEqual(new Set(['running']));
     const audit = await ops('history', 'partner', partnerId);
@@ -151,33 +157,40 @@ describe('the service process', () => {
       headers: { authorization: `Bearer ${operatorKey}` },
     });
     expect(((await listed.json()) as { data: { id: string }[] }).data.map((p) => p.id)).toEqual([partnerId]);
-    // Read-only SQL for analysts: a connection string of its own role, never the superuser's password.
-    const sql = await ops('sql');
-    expect(sql.status).toBe(0);
-    const analystUrl = /postgres(?:ql)?:\/\/partner_payments_analyst:[^@\s]+@[^\s']+/.exec(sql.stdout)?.[0];
-    expect(analystUrl).toBeDefined();
-    const superuserPassword = readFileSync(path.join(dataDir, '.postgres-password'), 'utf8').trim();
-    expect(sql.stdout + sql.stderr).not.toContain(superuserPassword);
-    const analyst = new Client({ connectionString: analystUrl });
-    await analyst.connect();
-    try {
-      const volume = await analyst.query('select count(*)::int as n from analyst.daily_volume');
-      expect(volume.rows[0].n).toBe(0);
-      await expect(analyst.query('delete from partner_list')).rejects.toThrow(/read-only transaction/);
-    } finally {
-      await analyst.end();
-    }
     const history = await ops('history', 'partner', '00000000-0000-4000-8000-000000000000');
     expect(history.status).toBe(1);
     expect(history.stderr).toContain('no events for partner');
     expect((await ops('history', 'partner', 'not-a-uuid')).status).toBe(2);
+    // Every command explains itself.
+    for (const command of ['history', 'projections', 'rebuild', 'sql']) {
+      const help = await ops(command, '--help');
+      expect(help.status).toBe(0);
+      expect(help.stdout).toContain(`npm run ops -- ${command}`);
+    }
+    // How an analyst connects read-only, beside the running service.
+    const connect = await ops('sql');
+    expect(connect.status).toBe(0);
+    const { url: readOnlyUrl } = lines(connect.stdout)[0] as { url: string };
+    // A role of its own: the superuser's password is never printed.
+    const superuserPassword = readFileSync(path.join(dataDir, '.postgres-password'), 'utf8').trim();
+    expect(connect.stdout + connect.stderr).not.toContain(superuserPassword);
+    const analyst = new Client({ connectionString: readOnlyUrl });
+    await analyst.connect();
+    try {
+      const { rows } = await analyst.query('select id from partner_list');
+      expect(rows.map((r) => r.id)).toEqual([partnerId]);
+      // The analysts' views (docs/analysts.md) are readable too.
+      const volume = await analyst.query('select count(*)::int as n from analyst.daily_volume');
+      expect(volume.rows[0].n).toBe(0);
+      await expect(analyst.query('delete from partner_list')).rejects.toThrow(/read-only|permission denied/);
+    } finally {
+      await analyst.end();
+    }
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
     // With no service running, nothing runs the projectors.
     const alone = await ops('projections');
     expect(alone.status).toBe(0);
-    expect(new Set((JSON.parse(alone.stdout) as { state: string }[]).map((p) => p.state))).toEqual(
-      new Set(['stopped']),
-    );
+    expect(new Set(lines(alone.stdout).map((p) => p.state))).toEqual(new Set(['stopped']));
   }, 120_000);
 });

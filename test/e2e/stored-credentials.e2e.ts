@@ -184,6 +184,33 @@ describe('stored credentials: a merchant’s vault entries through the partner A
     expect((await partner.client.get(path(other))).body.pagination.total_count).toBe(0);
   });
 
+  it('a customer is gateway_linked while it has an active stored credential, and not after its last is revoked', async () => {
+    const merchant = await newMerchant(partner);
+    const customer = await newCustomer(partner, merchant);
+    const linked = async () =>
+      (await partner.client.get(`/merchants/${merchant}/customers/${customer}`)).body.gateway_linked;
+    const listed = async () =>
+      (await partner.client.get(`/merchants/${merchant}/customers`)).body.data.find(
+        (c: any) => c.id === customer,
+      ).gateway_linked;
+    expect(await linked()).toBe(false);
+    const first = await mint({ merchant, customer });
+    const second = await mint({ merchant, customer });
+    expect(await linked()).toBe(true);
+    expect(await listed()).toBe(true);
+    expect((await partner.client.delete(path(merchant, first.id))).status).toBe(204);
+    expect(await linked()).toBe(true); // the second card is still at the gateway
+    expect((await partner.client.delete(path(merchant, second.id))).status).toBe(204);
+    expect(await linked()).toBe(false);
+    expect(await listed()).toBe(false);
+    const history = await platform().operator.get(`/platform/streams/customer-${customer}/events`);
+    expect(history.body.data.map((e: any) => e.type)).toEqual([
+      'CustomerCreated',
+      'CustomerGatewayLinked',
+      'CustomerGatewayUnlinked',
+    ]);
+  });
+
   it('filters by customer_id; a malformed or blank one is 400', async () => {
     const merchant = await newMerchant(partner);
     const ada = await newCustomer(partner, merchant);

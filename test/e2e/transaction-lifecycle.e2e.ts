@@ -57,6 +57,7 @@ describe('transaction lifecycle: returns, disputes, sweeps, 3DS', () => {
     expect(returned.status).toBe(200);
     expect(returned.body).toMatchObject({
       state: 'RETURNED',
+      refundable_amount: '0.00',
       return_code: 'R01',
       return_description: expect.stringMatching(/insufficient/i),
     });

@@ -297,8 +297,20 @@ describe('POST /transactions: card and ACH on one endpoint', () => {
     const voided = await followUp('VOID', parent.id);
     expect(voided.status).toBe(200);
     expect(voided.body).toMatchObject({ type: 'VOID', state: 'VOIDED', parent_transaction_id: parent.id });
-    expect((await partner.client.get(`/transactions/${parent.id}`)).body.state).toBe('VOIDED');
+    const after = (await partner.client.get(`/transactions/${parent.id}`)).body;
+    // Nothing of a voided transaction can be refunded, nor of the VOID itself.
+    expect(after).toMatchObject({ state: 'VOIDED', refundable_amount: '0.00' });
+    expect(voided.body.refundable_amount).toBe('0.00');
     expectProblem(await followUp('VOID', parent.id), 409, 'invalid_state_transition');
+  });
+
+  it('refundable_amount: the amount while a refund can still come (captured, settled), 0.00 once reversed or returned', async () => {
+    const { body: captured } = await sale({ amount: '12.00' });
+    expect(captured).toMatchObject({ state: 'CAPTURED', refundable_amount: '12.00' });
+    await settle(captured.id);
+    expect((await partner.client.get(`/transactions/${captured.id}`)).body.refundable_amount).toBe('12.00');
+    const { body: declined } = await sale({ amount: '12.05' });
+    expect(declined).toMatchObject({ state: 'FAILED', refundable_amount: '0.00' });
   });
 
   it('ten racing partial refunds never exceed the original', async () => {

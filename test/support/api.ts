@@ -10,6 +10,8 @@ export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
   body: T;
+  /** The body as it came on the wire (ApiClient calls fill it). */
+  text?: string;
 }
 
 export interface CallOptions {
@@ -41,7 +43,7 @@ export class ApiClient {
     } catch {
       /* not JSON: keep the text */
     }
-    return { status: res.status, headers: res.headers, body: body as T };
+    return { status: res.status, headers: res.headers, body: body as T, text };
   }
 
   get = <T = any>(path: string, options?: CallOptions) => this.call<T>('GET', path, options);

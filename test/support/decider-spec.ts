@@ -40,3 +40,18 @@ export function deciderSpec<C, S, E extends DomainEvent>(decider: {
     },
   });
 }
+
+/** The state a list of commands leaves, each decided on the state the ones before it left. */
+export function stateAfter<C, S, E extends DomainEvent>(
+  decider: {
+    decide: (command: C, state: S) => E[];
+    evolve: (state: S, event: E) => S;
+    initialState: () => S;
+  },
+  commands: readonly C[],
+): S {
+  let state = decider.initialState();
+  for (const command of commands)
+    for (const event of decider.decide(command, state)) state = decider.evolve(state, event);
+  return state;
+}

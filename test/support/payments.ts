@@ -36,9 +36,8 @@ export const TO_ACTIVE = [
   'complete_provisioning',
 ];
 
-/** A merchant of `partner` walked to ACTIVE through the real API (sandbox: ACTIVE may transact). */
-export async function activeMerchant(
-  operator: ApiClient,
+/** A DRAFT merchant of `partner`, created through the real API; its id. */
+export async function draftMerchant(
   partner: TestPartner,
   name = 'Blue Bottle Cafe',
   extra: Record<string, unknown> = {},
@@ -52,7 +51,17 @@ export async function activeMerchant(
   });
   if (created.status !== 201)
     throw new Error(`merchant create: ${created.status} ${JSON.stringify(created.body)}`);
-  const id = created.body.id as string;
+  return created.body.id as string;
+}
+
+/** A merchant of `partner` walked to ACTIVE through the real API (sandbox: ACTIVE may transact). */
+export async function activeMerchant(
+  operator: ApiClient,
+  partner: TestPartner,
+  name = 'Blue Bottle Cafe',
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const id = await draftMerchant(partner, name, extra);
   await partner.client.post(`/merchants/${id}/submit`);
   for (const action of TO_ACTIVE) {
     const res = await operator.post(`/platform/merchants/${id}/transitions`, { action });

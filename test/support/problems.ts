@@ -18,12 +18,15 @@ export function expectProblem(
     status,
     contentType: expect.stringMatching(/^application\/problem\+json/),
     body: {
-      type: problem(status, code, '').type,
+      // Absolute, under the service's own base URL (the page GET /api/v1/problems/{code}).
+      type: expect.stringMatching(new RegExp(`^https?://[^/]+${problem(status, code, '').type}$`)),
       title: problem(status, code, '').title,
       status,
       detail: expect.stringMatching(/\S/),
       code,
-      request_id: res.headers.get('x-request-id'),
+      ...(res.headers.get('x-idempotent-replay') === 'true'
+        ? {}
+        : { request_id: res.headers.get('x-request-id') }),
       ...extra,
     },
   });
@@ -62,11 +65,17 @@ export function expectProblemDetails(res: ApiResponse, expected: ExpectedProblem
   });
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json(;|$)/);
   const body = res.body;
-  expect(body.type).toBe(`https://docs.payments.example/problems/${expected.code.replace(/_/g, '-')}`);
+  // An absolute URL of this deployment's page about the code (served by GET /api/v1/problems/{code}).
+  expect(body.type).toMatch(
+    new RegExp(`^https?://[^/]+/api/v1/problems/${expected.code.replace(/_/g, '-')}$`),
+  );
   expect(body.title).toBe(expected.title);
   expect(typeof body.detail).toBe('string');
   expect(body.detail.length).toBeGreaterThan(0);
-  expect(body.request_id).toBe(res.headers.get('x-request-id'));
+  // A replay answers the original body byte for byte, so it names the request that first got it.
+  if (res.headers.get('x-idempotent-replay') !== 'true') {
+    expect(body.request_id).toBe(res.headers.get('x-request-id'));
+  }
   if (expected.errors) {
     expect(Array.isArray(body.errors)).toBe(true);
     expect(body.errors).toHaveLength(expected.errors.length);

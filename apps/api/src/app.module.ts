@@ -27,8 +27,12 @@ import { PartnersModule } from '../../../libs/partners/src';
 import { VaultModule } from '../../../libs/vault/src';
 import { TransactionsModule } from '../../../libs/transactions/src';
 import { SettlementModule } from '../../../libs/settlement/src';
+import { TerminalsModule } from '../../../libs/terminals/src';
+import { WebhooksModule } from '../../../libs/webhooks/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
+import { ProblemsController } from './problems/problems.controller';
+import { ConsoleController } from './console/console.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
 import { SystemStatusController } from './system-status.controller';
 import type { Infrastructure } from './infrastructure';
@@ -102,8 +106,18 @@ export class AppModule {
         VaultModule,
         TransactionsModule,
         SettlementModule,
+        WebhooksModule,
+        // A planned operation (CONTRACT §9): until released its routes are not registered at all,
+        // so every terminal path answers exactly as an unknown route does.
+        ...(infra.config.releasedOperations.includes('terminals') ? [TerminalsModule] : []),
       ],
-      controllers: [HealthController, PlatformOpsController, SystemStatusController],
+      controllers: [
+        HealthController,
+        ProblemsController,
+        ConsoleController,
+        PlatformOpsController,
+        SystemStatusController,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         // Order per request: guard (who, may they, how often) → idempotency → a bodyless action's

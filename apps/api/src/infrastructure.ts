@@ -117,7 +117,7 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     const projections = new ProjectionRunner({
       store: eventStore,
       dataSource,
-      projectors: PROJECTORS.map((make) => make()),
+      projectors: PROJECTORS.map((make) => make(config)),
       databaseUrl,
       logger: logger.child({ component: 'projections' }),
     });

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { PROBLEM_CONTENT_TYPE, problem, type Problem } from '../../../libs/platform/src/problem/problem';
+import {
+  PROBLEM_CONTENT_TYPE,
+  problem,
+  problemTypeFor,
+  type Problem,
+} from '../../../libs/platform/src/problem/problem';
 import { isPayerPage, PAYER_ERROR_HEADERS, payerErrorPage } from './payer-error-page';
 
 /**
@@ -120,7 +125,9 @@ export function clientErrorHandler(logger: Logger) {
       socket.destroy();
       return;
     }
-    const body = { ...protocolProblem(error), request_id: randomUUID() };
+    const refused = protocolProblem(error);
+    const server = (socket as Socket & { server?: object }).server;
+    const body = { ...refused, type: problemTypeFor(server, refused.type), request_id: randomUUID() };
     logger.debug(
       { code: error.code, status: body.status, request_id: body.request_id },
       'refused a request HTTP could not parse',
@@ -134,12 +141,16 @@ export function clientErrorHandler(logger: Logger) {
  * expectation the server cannot meet.
  */
 export function refuseExpectation(request: IncomingMessage, response: ServerResponse): void {
-  const body: Problem = {
-    ...problem(417, 'expectation_failed', 'the only expectation supported is "Expect: 100-continue"', {
+  const refused = problem(
+    417,
+    'expectation_failed',
+    'the only expectation supported is "Expect: 100-continue"',
+    {
       errors: [{ field: 'expect', message: 'must be 100-continue or absent' }],
-    }),
-    request_id: randomUUID(),
-  };
+    },
+  );
+  const server = (request.socket as Socket & { server?: object }).server;
+  const body: Problem = { ...refused, type: problemTypeFor(server, refused.type), request_id: randomUUID() };
   const payer = isPayerPage(request.url);
   const text = payer ? payerErrorPage(417) : JSON.stringify(body);
   response.writeHead(417, {

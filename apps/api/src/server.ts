@@ -10,10 +10,11 @@ import type { AppConfig } from '../../../libs/platform/src/config/config';
 import { refuseWhileDatabaseDown } from '../../../libs/platform/src/database/database-gate';
 import { refuseDefectiveBody, refuseNonJsonBody } from '../../../libs/platform/src/http/content-type';
 import { RouteTable } from '../../../libs/platform/src/http/route-table';
+import { registerApiVersion } from '../../../libs/platform/src/http/api-version';
 import { NestPinoLogger } from '../../../libs/platform/src/logging/logger';
 import { scrubCardNumbers } from '../../../libs/platform/src/logging/scrub';
 import { ProblemException, sendProblem } from '../../../libs/platform/src/problem/problem.filter';
-import { PROBLEM_CONTENT_TYPE, problem } from '../../../libs/platform/src/problem/problem';
+import { PROBLEM_CONTENT_TYPE, problem, setPublicBaseUrl } from '../../../libs/platform/src/problem/problem';
 import { AppModule } from './app.module';
 import { startInfrastructure, stopInfrastructure, type Infrastructure } from './infrastructure';
 import { isPayerPage, PAYER_ERROR_HEADERS, payerErrorPage } from './payer-error-page';
@@ -136,6 +137,8 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     // While the database is known to be down every request answers 503 at once (docs/operations.md).
     fastify.addHook('onRequest', refuseWhileDatabaseDown(infra.database));
     fastify.addHook('preValidation', async (request) => refuseDefectiveBody(request));
+    // `Api-Version`: a pinned version is checked; every answer names the version it was built for.
+    registerApiVersion(fastify);
     fastify.addHook('onSend', async (request, reply, payload) => {
       reply.header('x-request-id', request.id);
       // A payer's browser gets a page, whatever refused the request (415, 413, 405, a bad path).
@@ -150,6 +153,12 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     const address = fastify.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    // Problem `type` URLs point at this deployment's own explanation pages.
+    const publicBase = new URL(config.publicBaseUrl);
+    if (publicBase.port === '0') publicBase.port = String(port);
+    const base = publicBase.toString().replace(/\/+$/, '');
+    setPublicBaseUrl(fastify, base);
+    setPublicBaseUrl(fastify.server, base);
     logger.info(
       { url, env: config.appEnv, embedded_database: Boolean(infra.embedded) },
       'partner payments API is listening',

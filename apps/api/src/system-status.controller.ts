@@ -7,7 +7,7 @@ import { ProjectionRunner } from '../../../libs/projections/src';
 type ComponentStatus = 'operational' | 'degraded' | 'down';
 
 /** A projector this far behind the head is degraded: reads lag writes noticeably. */
-const LAG_DEGRADED = 1000n;
+const LAG_DEGRADED = 1000;
 const SEVERITY: Record<ComponentStatus, number> = { operational: 0, degraded: 1, down: 2 };
 
 /**
@@ -41,7 +41,7 @@ export class SystemStatusController {
       ? 'down'
       : list.some((p) => p.state === 'failed')
         ? 'down'
-        : list.some((p) => BigInt(p.lag) > LAG_DEGRADED || p.state === 'rebuilding')
+        : list.some((p) => p.lag > LAG_DEGRADED || p.state === 'rebuilding')
           ? 'degraded'
           : 'operational';
     const workersStatus: ComponentStatus = !Array.isArray(projections)

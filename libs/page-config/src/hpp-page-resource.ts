@@ -83,6 +83,30 @@ export function effectiveHppPageConfiguration(
 }
 
 /**
+ * `GET /config/hpp-page` without `merchant_id`: the partner's template as it stands, active or not
+ * (`is_template: true`); until the partner saves one, the platform's defaults in its place (no
+ * `id`, `source: 'default'`), which is what every merchant page of the partner renders with then.
+ */
+export function partnerTemplateConfiguration(
+  template: HppTemplateState,
+  partnerId: string,
+): EffectiveHppPageConfiguration {
+  if (template.template) {
+    return { ...toHppPageConfiguration(template.template, null), source: 'template', embedding_domains: [] };
+  }
+  return {
+    id: null,
+    partner_id: partnerId,
+    merchant_id: null,
+    is_template: true,
+    is_active: true,
+    appearance: copy(DEFAULT_APPEARANCE),
+    source: 'default',
+    embedding_domains: [],
+  };
+}
+
+/**
  * `GET /config/hpp-page/configs`: every stored configuration of the partner, active or not; the
  * template first, then the overrides in the order given.
  */

@@ -6,6 +6,8 @@ export * from './domain/partner-stream';
 export * from './domain/partner-transitions';
 export * from './partners.module';
 export { PartnerReader } from './application/partner-reader';
+export { CertificationFacts } from './application/certification-facts';
+export type { FactCode } from './domain/certification/certification-catalog';
 export { enabledFeatures } from './domain/configuration/configuration';
 export { isFlagEnabled } from './domain/configuration/configuration';
 export { assertFeaturesEnabled } from './domain/configuration/feature-gate';

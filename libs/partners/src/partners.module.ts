@@ -22,6 +22,6 @@ import { PlatformPartnersController } from './http/platform-partners.controller'
     CertificationFacts,
     { provide: CredentialDirectory, useClass: SqlCredentialDirectory },
   ],
-  exports: [CredentialDirectory, PartnerReader],
+  exports: [CredentialDirectory, PartnerReader, CertificationFacts],
 })
 export class PartnersModule {}

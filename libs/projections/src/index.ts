@@ -11,3 +11,5 @@ export { ProjectionCheckpoints1763800000000 } from './1763800000000-projection-c
 export const PROJECTION_ENGINE_ENTITIES = [ProjectionCheckpoint];
 export const PROJECTION_ENGINE_MIGRATIONS = [ProjectionCheckpoints1763800000000];
 export * from './snapshot-list-projector';
+export { AppendListener } from './append-listener';
+export { Alarm } from './alarm';

@@ -111,9 +111,9 @@ describe('the projection runner', () => {
       await runner.start();
 
       expect(await runner.waitFor(head)).toBe(true);
-      expect((await runner.status()).map((s) => [s.checkpoint, s.lag])).toEqual([
-        [head.toString(), '0'],
-        [head.toString(), '0'],
+      expect((await runner.status()).map((s) => [s.checkpoint, s.lag, s.behind_head])).toEqual([
+        [head.toString(), 0, 0],
+        [head.toString(), 0, 0],
       ]);
       expect(await h.count('noted')).toBe(0);
     });
@@ -135,11 +135,12 @@ describe('the projection runner', () => {
         state: 'failed',
         checkpoint: (poison - 1n).toString(), // what came before it is kept
         head: after.toString(),
-        lag: '2',
+        lag: 2,
+        behind_head: 2,
         error_position: poison.toString(),
       });
       expect(noterStatus.last_error).toContain('cannot apply this one');
-      expect(counterStatus).toMatchObject({ state: 'running', lag: '0', last_error: null });
+      expect(counterStatus).toMatchObject({ state: 'running', lag: 0, last_error: null });
       // The row the handler inserted before throwing went with its transaction.
       expect(await h.dataSource.query('select n from noted order by n')).toEqual([{ n: 1 }, { n: 2 }]);
       expect(await h.storedCheckpoint('noter')).toEqual({
@@ -231,7 +232,7 @@ describe('the projection runner', () => {
   });
 
   describe('status and lag', () => {
-    it('reports the stored checkpoint and head minus checkpoint, also before start', async () => {
+    it('reports the stored checkpoint, the events still to apply and the distance to the head, also before start', async () => {
       await h.note('s-lag', 1, 2, 3, 4, 5);
       const head = await h.store.headPosition();
       const idle = h.runner([noter()]);
@@ -241,7 +242,8 @@ describe('the projection runner', () => {
           state: 'stopped',
           checkpoint: '0',
           head: head.toString(),
-          lag: head.toString(),
+          lag: 5,
+          behind_head: Number(head),
           last_error: null,
           error_position: null,
         },
@@ -256,8 +258,21 @@ describe('the projection runner', () => {
       expect((await h.runner([noter()]).status())[0]).toMatchObject({
         checkpoint: head.toString(),
         head: (head + 2n).toString(),
-        lag: '2',
+        lag: 2,
+        behind_head: 2,
       });
+    });
+
+    it('counts as lag only the events of the projector’s own types, not those it ignores', async () => {
+      const before = await h.store.headPosition();
+      const running = h.runner([noter()]);
+      await running.start();
+      expect(await running.waitFor(before)).toBe(true);
+      await running.stop();
+      await h.append('other-lag', 'Unrelated');
+      await h.note('s-lag2', 1);
+      await h.append('other-lag', 'AlsoUnrelated');
+      expect((await h.runner([noter()]).status())[0]).toMatchObject({ lag: 1, behind_head: 3 });
     });
   });
 

@@ -36,13 +36,25 @@ import {
 export type ProjectorState = 'catching_up' | 'running' | 'rebuilding' | 'failed' | 'stopped';
 
 /** A projector's health as operators see it; bigints as decimal strings. */
+/** Told after each batch a rebuild applies: how far it is, and the head it aims for (read at its start). */
+export type RebuildProgress = (progress: { position: bigint; head: bigint }) => void;
+
+/** How many events a status call reads at most to count each projector's lag. */
+export const LAG_SCAN_LIMIT = 10_000;
+
 export interface ProjectorStatus {
   name: string;
   state: ProjectorState;
   checkpoint: string;
   head: string;
-  /** head - checkpoint, never negative. */
-  lag: string;
+  /**
+   * Events of this projector's types after its checkpoint: what it still has to apply (events it
+   * ignores are not lag). Exact up to {@link LAG_SCAN_LIMIT} events past the slowest checkpoint;
+   * past that, every unscanned event is counted too, so the figure is then an upper bound.
+   */
+  lag: number;
+  /** head - checkpoint, never negative: how far behind the head of the log its checkpoint is. */
+  behind_head: number;
   last_error: string | null;
   error_position: string | null;
 }
@@ -213,9 +225,19 @@ export class ProjectionRunner {
     const elsewhere = this.started ? null : await runnersElsewhere(this.options.dataSource, this.names);
     // Read after the checkpoints, so the head is never behind them.
     const head = await this.options.store.headPosition();
-    return [...this.workers.values()].map((w) => {
+    const workers = [...this.workers.values()].map((w) => {
       const row = stored.get(w.projector.name);
-      const checkpoint = row && row.position > w.checkpoint ? row.position : w.checkpoint;
+      return { w, row, checkpoint: row && row.position > w.checkpoint ? row.position : w.checkpoint };
+    });
+    const pending = await this.pendingEvents(
+      workers.map(({ w, checkpoint }) => ({
+        name: w.projector.name,
+        types: w.projector.eventTypes,
+        checkpoint,
+      })),
+      head,
+    );
+    return workers.map(({ w, row, checkpoint }) => {
       let state: ProjectorState = w.state;
       if (w.rebuild) state = 'rebuilding';
       else if (elsewhere?.rebuilding.has(w.projector.name)) state = 'rebuilding';
@@ -226,11 +248,54 @@ export class ProjectionRunner {
         state,
         checkpoint: checkpoint.toString(),
         head: head.toString(),
-        lag: (head > checkpoint ? head - checkpoint : 0n).toString(),
+        lag: pending.get(w.projector.name) ?? 0,
+        behind_head: Number(head > checkpoint ? head - checkpoint : 0n),
         last_error: w.lastError ?? row?.lastError ?? null,
         error_position: (w.errorPosition ?? row?.errorPosition ?? null)?.toString() ?? null,
       };
     });
+  }
+
+  /**
+   * Per projector, the events of its types between its checkpoint and `head`, from one scan of
+   * the log starting at the slowest checkpoint and reading at most {@link LAG_SCAN_LIMIT} events;
+   * whatever lies beyond the scan counts in full for every projector behind it (an upper bound).
+   */
+  private async pendingEvents(
+    projectors: { name: string; types: readonly string[]; checkpoint: bigint }[],
+    head: bigint,
+  ): Promise<Map<string, number>> {
+    const counts = new Map(projectors.map((p) => [p.name, 0]));
+    const behind = projectors.filter((p) => p.checkpoint < head);
+    if (behind.length === 0) return counts;
+    const from = behind.reduce((low, p) => (p.checkpoint < low ? p.checkpoint : low), head) + 1n;
+    const types = new Map(behind.map((p) => [p.name, new Set(p.types)]));
+    let next = from;
+    let scanned = 0;
+    while (next <= head && scanned < LAG_SCAN_LIMIT) {
+      const page = await this.options.store.readAll({
+        fromPosition: next,
+        limit: Math.min(1000, LAG_SCAN_LIMIT - scanned),
+      });
+      if (page.length === 0) break;
+      for (const event of page) {
+        if (event.globalPosition > head) break;
+        for (const p of behind) {
+          if (event.globalPosition > p.checkpoint && types.get(p.name)!.has(event.type)) {
+            counts.set(p.name, counts.get(p.name)! + 1);
+          }
+        }
+      }
+      scanned += page.length;
+      next = page[page.length - 1].globalPosition + 1n;
+    }
+    if (next <= head) {
+      for (const p of behind) {
+        const unscanned = head - (p.checkpoint >= next ? p.checkpoint : next - 1n);
+        counts.set(p.name, counts.get(p.name)! + Number(unscanned));
+      }
+    }
+    return counts;
   }
 
   /**
@@ -240,10 +305,10 @@ export class ProjectionRunner {
    * rebuilt here or in another process, and the handler's {@link PoisonEvent} if one still fails
    * (the live tables are then untouched).
    */
-  async rebuild(name: string): Promise<void> {
+  async rebuild(name: string, options: { onProgress?: RebuildProgress } = {}): Promise<void> {
     const worker = this.worker(name);
     if (worker.rebuild) throw new RebuildInProgress(name);
-    const rebuild = this.rebuildExclusively(worker);
+    const rebuild = this.rebuildExclusively(worker, options.onProgress);
     worker.rebuild = rebuild;
     try {
       await rebuild;
@@ -492,7 +557,7 @@ export class ProjectionRunner {
   }
 
   /** Holds a session advisory lock for the whole rebuild, so two processes never share a shadow schema. */
-  private async rebuildExclusively(worker: Worker): Promise<void> {
+  private async rebuildExclusively(worker: Worker, onProgress?: RebuildProgress): Promise<void> {
     const { name } = worker.projector;
     const lock = this.options.dataSource.createQueryRunner();
     await lock.connect();
@@ -502,7 +567,7 @@ export class ProjectionRunner {
       ]);
       if (!locked) throw new RebuildInProgress(name);
       try {
-        await this.rebuildAndSwap(worker);
+        await this.rebuildAndSwap(worker, onProgress);
       } finally {
         await lock.query(`select pg_advisory_unlock(hashtext($1))`, [`projection-rebuild:${name}`]);
       }
@@ -511,13 +576,13 @@ export class ProjectionRunner {
     }
   }
 
-  private async rebuildAndSwap(worker: Worker): Promise<void> {
+  private async rebuildAndSwap(worker: Worker, onProgress?: RebuildProgress): Promise<void> {
     const { dataSource, logger } = this.options;
     const { name, tables } = worker.projector;
     const schema = shadowSchemaFor(name);
     try {
       await createShadowTables(dataSource, schema, tables);
-      const filled = await this.fillShadow(worker, schema);
+      const filled = await this.fillShadow(worker, schema, onProgress);
       const position = await this.swapIn(worker, schema, filled);
       logger?.info({ projection: name, position: position.toString() }, 'read model rebuilt and swapped in');
     } catch (error) {
@@ -529,8 +594,9 @@ export class ProjectionRunner {
   }
 
   /** Applies every event so far to the shadow tables, batch by batch, while the live loop runs on. */
-  private async fillShadow(worker: Worker, schema: string): Promise<bigint> {
+  private async fillShadow(worker: Worker, schema: string, onProgress?: RebuildProgress): Promise<bigint> {
     let position = 0n;
+    const head = onProgress ? await this.options.store.headPosition() : 0n;
     for (;;) {
       if (this.stopping) throw new RebuildAborted(worker.projector.name);
       const events = await this.options.store.readAll({ fromPosition: position + 1n, limit: this.batchSize });
@@ -541,6 +607,7 @@ export class ProjectionRunner {
           return applyEvents(tx, worker.projector, worker.types, batch);
         }),
       );
+      onProgress?.({ position, head: head > position ? head : position });
     }
   }
 

@@ -93,7 +93,7 @@ describe('rebuild and swap', () => {
     expect((await runner.status()).find((s) => s.name === 'counter')).toMatchObject({
       state: 'running',
       checkpoint: after.toString(),
-      lag: '0',
+      lag: 0,
     });
   });
 
@@ -254,7 +254,7 @@ describe('rebuild and swap', () => {
     await ops.rebuild('counter');
     expect(await counts()).toEqual([{ stream: 's-o', total: 3 }]);
     expect(await ops.status()).toEqual([
-      expect.objectContaining({ state: 'stopped', checkpoint: head.toString(), lag: '0' }),
+      expect.objectContaining({ state: 'stopped', checkpoint: head.toString(), lag: 0 }),
     ]);
   });
 });

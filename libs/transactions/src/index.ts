@@ -7,4 +7,4 @@ export type { ChargeFacts, PaymentContext, RequestedPayment } from './applicatio
 export { TransactionReader } from './application/transaction-reader';
 export { RunTransactionCommand } from './application/transaction-commands';
 export { ALL_MERCHANTS, filterConditions } from './application/transaction-list-sql';
-export { parseTransactionFilters } from './wire/transaction-filters';
+export { parseInstant, parseTransactionFilters } from './wire/transaction-filters';

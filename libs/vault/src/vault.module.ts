@@ -5,6 +5,7 @@ import { Clock } from '../../platform/src/clock/clock';
 import { CardVault } from './application/card-vault';
 import {
   MintStoredCredentialHandler,
+  RevokeStoredCredentialHandler,
   RunStoredCredentialCommandHandler,
 } from './application/stored-credential-commands';
 import { StoredCredentialReader } from './application/stored-credential-reader';
@@ -23,6 +24,7 @@ import { StoredCredentialsController } from './http/stored-credentials.controlle
     CardVault,
     RunStoredCredentialCommandHandler,
     MintStoredCredentialHandler,
+    RevokeStoredCredentialHandler,
     StoredCredentialReader,
   ],
   exports: [CardVault, PaymentGateway, StoredCredentialReader],

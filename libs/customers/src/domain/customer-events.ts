@@ -46,8 +46,24 @@ export interface CustomerDeleted {
   data: Ids & { deletedAt: string };
 }
 
+/**
+ * The customer now has an active payment method in the vault (at the gateway): the first stored
+ * credential minted for it. `gateway_linked` reads true from here on.
+ */
+export interface CustomerGatewayLinked {
+  type: 'CustomerGatewayLinked';
+  data: Ids & { storedCredentialId: string; linkedAt: string };
+}
+
+/** Its last active stored credential was revoked: no payment method of it is at the gateway. */
+export interface CustomerGatewayUnlinked {
+  type: 'CustomerGatewayUnlinked';
+  data: Ids & { storedCredentialId: string; unlinkedAt: string };
+}
+
 /** Everything on `customer-{id}`. */
-export type CustomerEvent = CustomerCreated | CustomerUpdated | CustomerDeleted;
+export type CustomerEvent =
+  CustomerCreated | CustomerUpdated | CustomerDeleted | CustomerGatewayLinked | CustomerGatewayUnlinked;
 
 export type CustomerEventType = CustomerEvent['type'];
 
@@ -63,6 +79,9 @@ export const CUSTOMER_WEBHOOK_EVENT_TYPES: Readonly<Record<CustomerEventType, Cu
   CustomerCreated: 'customer.created',
   CustomerUpdated: 'customer.updated',
   CustomerDeleted: 'customer.deleted',
+  // `gateway_linked` is a field of the customer resource: its change is an update.
+  CustomerGatewayLinked: 'customer.updated',
+  CustomerGatewayUnlinked: 'customer.updated',
 };
 
 /** Every customer event type (the record above makes the compiler check the list is complete). */

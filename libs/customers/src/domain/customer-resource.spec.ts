@@ -1,4 +1,6 @@
-import { evolve, type Customer, type CustomerStateOrNone } from './customer';
+import { stateAfter } from '../../../../test/support/decider-spec';
+import { evolve, initialState, type Customer, type CustomerStateOrNone } from './customer';
+import type { CustomerEvent } from './customer-events';
 import { toCustomerResource } from './customer-resource';
 import { decide, type CustomerCommand } from './decide';
 
@@ -22,11 +24,11 @@ const MERCHANT = '7b1d2c3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
 const PARTNER = '3f0c6c51-5b7b-4c3e-9d55-1f1f3e4b2a10';
 const T0 = new Date('2026-11-01T10:00:00.000Z');
 
-function run(commands: CustomerCommand[]): Customer {
-  let state: CustomerStateOrNone = null;
-  for (const command of commands) for (const event of decide(command, state)) state = evolve(state, event);
-  return state as Customer;
-}
+const run = (commands: CustomerCommand[]): Customer =>
+  stateAfter<CustomerCommand, CustomerStateOrNone, CustomerEvent>(
+    { decide, evolve, initialState },
+    commands,
+  ) as Customer;
 
 const full = run([
   {

@@ -60,6 +60,10 @@ export function evolve(customer: CustomerStateOrNone, event: CustomerEvent): Cus
     }
     case 'CustomerDeleted':
       return { ...c, deleted: true, deletedAt: event.data.deletedAt };
+    case 'CustomerGatewayLinked':
+      return { ...c, gatewayLinked: true };
+    case 'CustomerGatewayUnlinked':
+      return { ...c, gatewayLinked: false };
   }
 }
 

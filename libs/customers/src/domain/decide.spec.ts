@@ -285,3 +285,42 @@ describe('evolve', () => {
     });
   });
 });
+
+describe('gateway link (a stored credential of the customer is at the gateway)', () => {
+  const CREDENTIAL = 'c9a7e3d1-2b4f-4e6a-8c0d-1f2e3a4b5c6d';
+  const link: CustomerCommand = {
+    type: 'LinkCustomerToGateway',
+    customerId: ID,
+    storedCredentialId: CREDENTIAL,
+    at: T1,
+  };
+  const unlink: CustomerCommand = {
+    type: 'UnlinkCustomerFromGateway',
+    customerId: ID,
+    storedCredentialId: CREDENTIAL,
+    at: T1,
+  };
+  const linked = (): CustomerEvent => ({
+    type: 'CustomerGatewayLinked',
+    data: { ...ids, storedCredentialId: CREDENTIAL, linkedAt: T1.toISOString() },
+  });
+  const unlinked = (): CustomerEvent => ({
+    type: 'CustomerGatewayUnlinked',
+    data: { ...ids, storedCredentialId: CREDENTIAL, unlinkedAt: T1.toISOString() },
+  });
+
+  it('links a customer that was not linked', () => given([created()]).when(link).then([linked()]));
+  it('records nothing when it is linked already (a second payment method)', () =>
+    given([created(), linked()]).when(link).then([]));
+  it('unlinks a linked customer', () => given([created(), linked()]).when(unlink).then([unlinked()]));
+  it('records nothing when it is not linked', () => given([created()]).when(unlink).then([]));
+  it('refuses a deleted customer as absent', () =>
+    given([created(), deleted()]).when(link).thenThrows(CustomerNotFound, { code: 'customer_not_found' }));
+  it('evolve: gateway_linked follows the events', () => {
+    const after = [linked(), unlinked(), linked()].reduce(
+      (c, e) => evolve(c, e),
+      evolve(null, created()),
+    ) as Customer;
+    expect(after).toMatchObject({ gatewayLinked: true, version: 4 });
+  });
+});

@@ -31,6 +31,7 @@ export type CustomerCommand =
       phone?: string | null;
       address?: CustomerAddressInput | null;
     })
+  | (Base & { type: 'LinkCustomerToGateway' | 'UnlinkCustomerFromGateway'; storedCredentialId: string })
   | (Base & {
       type: 'UpdateCustomer';
       email?: string | null;
@@ -133,5 +134,22 @@ export function decide(command: CustomerCommand, customer: CustomerStateOrNone):
     }
     case 'DeleteCustomer':
       return [{ type: 'CustomerDeleted', data: { ...ids, deletedAt: at } }];
+    // Idempotent both ways: linking a linked customer (a second card) records nothing.
+    case 'LinkCustomerToGateway':
+      if (customer.gatewayLinked) return [];
+      return [
+        {
+          type: 'CustomerGatewayLinked',
+          data: { ...ids, storedCredentialId: command.storedCredentialId, linkedAt: at },
+        },
+      ];
+    case 'UnlinkCustomerFromGateway':
+      if (!customer.gatewayLinked) return [];
+      return [
+        {
+          type: 'CustomerGatewayUnlinked',
+          data: { ...ids, storedCredentialId: command.storedCredentialId, unlinkedAt: at },
+        },
+      ];
   }
 }

@@ -33,6 +33,7 @@ import {
 import {
   type HppPageConfigState,
   effectiveHppPageConfiguration,
+  partnerTemplateConfiguration,
   hppPageConfigurationList,
   toHppPageConfiguration,
   HppPageConfigNotFound,
@@ -80,7 +81,7 @@ export class HppPageConfigController {
     );
     const partner = await this.partners.get(caller.partnerId);
     if (merchantId === undefined) {
-      return effectiveHppPageConfiguration(partner.hppTemplate, null, null, partner.id);
+      return partnerTemplateConfiguration(partner.hppTemplate, partner.id);
     }
     const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
     return effectiveHppPageConfiguration(partner.hppTemplate, merchant.hppPage, merchant.id, partner.id);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { EventStore, type RecordedEvent } from '../../../event-store/src';
 import { CredentialDirectory, type PartnerCredential } from '../../../platform/src/auth/credential-directory';
+import { CURRENT_API_VERSION } from '../../../platform/src/http/api-version';
 import { evolve, initialState, type Partner } from '../domain/partner';
 import { PartnerNotFound } from '../domain/partner-errors';
 import type { PartnerEvent } from '../domain/partner-events';
@@ -63,9 +64,11 @@ export class SqlCredentialDirectory extends CredentialDirectory {
       enabled_features: string[];
       ip_allowlist: string[];
       rate_limit_tier: string;
+      api_version: string | null;
     }>(
       `select k.key_id, k.prefix, k.partner_id, k.key_hash, k.scopes,
-              a.enabled_features, a.ip_allowlist, a.rate_limit_tier
+              a.enabled_features, a.ip_allowlist, a.rate_limit_tier,
+              a.snapshot #>> '{configuration,apiVersion}' as api_version
          from api_keys k join partner_access a on a.partner_id = k.partner_id
         where k.prefix = $1`,
       [prefix],
@@ -81,6 +84,7 @@ export class SqlCredentialDirectory extends CredentialDirectory {
       enabledFeatures: row.enabled_features,
       ipAllowlist: row.ip_allowlist,
       rateLimitTier: row.rate_limit_tier,
+      apiVersion: row.api_version ?? CURRENT_API_VERSION,
     };
   }
 }

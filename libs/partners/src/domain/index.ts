@@ -1,1 +1,3 @@
+export * from './configuration';
+export * from './partner-events';
 export type { FeatureNeed } from './configuration/feature-gate';

@@ -1,11 +1,17 @@
 import 'reflect-metadata';
-import { Controller, Get, Module } from '@nestjs/common';
+import { Controller, Get, Module, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { APP_FILTER, APP_GUARD, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ProblemFilter } from '../problem/problem.filter';
-import { OperatorRoute, PartnerRoute, PublicRoute, RequiresFeature } from './access';
+import { OperatorRoute, PartnerRoute, PublicRoute, RequiresFeature, TerminalRoute } from './access';
 import { AuthGuard } from './auth.guard';
-import { CredentialDirectory, type PartnerCredential } from './credential-directory';
+import {
+  CredentialDirectory,
+  TerminalCredentialDirectory,
+  type PartnerCredential,
+  type TerminalCredential,
+} from './credential-directory';
 import { OperatorKey } from './operator-key';
 import { RateLimiter } from './rate-limiter';
 import { generateKey, hashKey } from './secret-key';
@@ -15,6 +21,15 @@ class MemoryCredentialDirectory extends CredentialDirectory {
   readonly keys = new Map<string, PartnerCredential>();
 
   async findByPrefix(prefix: string): Promise<PartnerCredential | null> {
+    return this.keys.get(prefix) ?? null;
+  }
+}
+
+/** Terminal keys by prefix, in memory: what the SQL directory answers from `terminal_list`. */
+class MemoryTerminalDirectory extends TerminalCredentialDirectory {
+  readonly keys = new Map<string, TerminalCredential>();
+
+  async findByPrefix(prefix: string): Promise<TerminalCredential | null> {
     return this.keys.get(prefix) ?? null;
   }
 }
@@ -63,15 +78,42 @@ class FeatureGatedController {
   }
 }
 
+@TerminalRoute()
+@RequiresFeature('terminals')
+@Controller('device')
+class TerminalController {
+  @Get()
+  heartbeat(@Req() request: FastifyRequest) {
+    return { principal: request.principal };
+  }
+}
+
 const operatorKey = generateKey('cop');
 let now = 0;
 const directory = new MemoryCredentialDirectory();
+const terminalDirectory = new MemoryTerminalDirectory();
+
+/** Registers a terminal key in the terminal directory and returns the full key. */
+function terminalKey(overrides: Partial<TerminalCredential> = {}): string {
+  const key = generateKey('ctk');
+  terminalDirectory.keys.set(key.prefix, {
+    terminalId: `terminal-${key.prefix}`,
+    prefix: key.prefix,
+    partnerId: 'partner-of-terminals',
+    keyHash: hashKey(key.key),
+    enabledFeatures: ['terminals'],
+    rateLimitTier: 'STANDARD',
+    ...overrides,
+  });
+  return key.key;
+}
 
 @Module({
-  controllers: [GuardedController, FeatureGatedController],
+  controllers: [GuardedController, FeatureGatedController, TerminalController],
   providers: [
     { provide: OperatorKey, useValue: new OperatorKey(operatorKey.hash) },
     { provide: CredentialDirectory, useValue: directory },
+    { provide: TerminalCredentialDirectory, useValue: terminalDirectory },
     { provide: RateLimiter, useValue: new RateLimiter(() => now) },
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: ProblemFilter },
@@ -91,6 +133,7 @@ function partnerKey(overrides: Partial<PartnerCredential> = {}): string {
     enabledFeatures: [],
     ipAllowlist: [],
     rateLimitTier: 'STANDARD',
+    apiVersion: '2026-09-01',
     ...overrides,
   });
   return key.key;
@@ -194,6 +237,64 @@ describe('AuthGuard in a Nest Fastify app', () => {
     });
   });
 
+  describe('terminal keys and the terminal tier', () => {
+    it('a terminal key opens a terminal route and names the terminal and its partner', async () => {
+      const key = terminalKey();
+      const prefix = key.slice(4, 12);
+      expect(await get('/device', key)).toMatchObject({
+        status: 200,
+        body: {
+          principal: {
+            kind: 'terminal',
+            terminalId: `terminal-${prefix}`,
+            partnerId: 'partner-of-terminals',
+            keyPrefix: prefix,
+          },
+        },
+      });
+    });
+
+    it('refuses an unknown, forged or rotated-away terminal key with 401', async () => {
+      expectProblem(await get('/device', generateKey('ctk').key), 401, 'unauthorized');
+      const real = terminalKey();
+      expectProblem(
+        await get('/device', `${real.slice(0, -1)}${real.endsWith('A') ? 'B' : 'A'}`),
+        401,
+        'unauthorized',
+      );
+      terminalDirectory.keys.delete(real.slice(4, 12));
+      expectProblem(await get('/device', real), 401, 'unauthorized');
+    });
+
+    it('a terminal key opens nothing else, and no other key opens a terminal route (403)', async () => {
+      const key = terminalKey();
+      expectProblem(await get('/me', key), 403, 'unauthorized');
+      expectProblem(await get('/platform', key), 403, 'unauthorized');
+      expectProblem(
+        await get('/device', partnerKey({ enabledFeatures: ['terminals'] })),
+        403,
+        'unauthorized',
+      );
+      expectProblem(await get('/device', operatorKey.key), 403, 'unauthorized');
+      expectProblem(await get('/device'), 401, 'unauthorized');
+    });
+
+    it("the route's feature flag is the partner's: without it, 403 feature_not_enabled", async () => {
+      expectProblem(await get('/device', terminalKey({ enabledFeatures: [] })), 403, 'feature_not_enabled');
+    });
+
+    it("limits each terminal on its own budget, not its partner's", async () => {
+      now = 0;
+      const key = terminalKey({ rateLimitTier: 'SANDBOX' });
+      for (let i = 0; i < 120; i++) expect((await get('/device', key)).status).toBe(200);
+      expectProblem(await get('/device', key), 429, 'rate_limited');
+      // Another terminal of the same partner still has its whole budget.
+      const sibling = await get('/device', terminalKey({ rateLimitTier: 'SANDBOX' }));
+      expect(sibling.headers['ratelimit-remaining']).toBe('119');
+      now = 60_000;
+    });
+  });
+
   describe('the Authorization header', () => {
     async function withHeader(url: string, authorization: string) {
       const res = await app.inject({ method: 'GET', url, headers: { authorization } });
@@ -230,6 +331,7 @@ describe('AuthGuard in a Nest Fastify app', () => {
         enabledFeatures: [],
         ipAllowlist: [],
         rateLimitTier: 'STANDARD',
+        apiVersion: '2026-09-01',
       });
       expect(await get('/me', key)).toMatchObject({ status: 200, body: { ok: 'me' } });
     });

@@ -1,11 +1,11 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, Optional, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ipAllowed } from '../net/ip-allowlist';
 import { ProblemException } from '../problem/problem.filter';
 import { problem } from '../problem/problem';
 import { ACCESS, FEATURE, type RouteAccess } from './access';
-import { CredentialDirectory } from './credential-directory';
+import { CredentialDirectory, TerminalCredentialDirectory } from './credential-directory';
 import { OperatorKey } from './operator-key';
 import { RATE_LIMIT_WINDOW_SECONDS, RateLimiter } from './rate-limiter';
 import { isScope } from './scopes';
@@ -20,6 +20,8 @@ const unauthorized = (detail: string) => deny(401, 'unauthorized', detail);
  * Authentication and authorisation for every route (Authentication section of the spec,
  * CONTRACT §2). Order matters: who you are (401), whether your tier may call the route (403),
  * where you call from (IP allow-list, 403), how often (429), then scope and feature (403).
+ * Terminal keys (`ctk_…`) open terminal routes only, where the same order holds without the
+ * allow-list (a terminal stands in a shop, not in the partner's data centre) and the scope.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -28,6 +30,8 @@ export class AuthGuard implements CanActivate {
     private readonly operatorKey: OperatorKey,
     private readonly directory: CredentialDirectory,
     private readonly limiter: RateLimiter,
+    /** Absent where terminals are not released: every terminal key is then unknown (401). */
+    @Optional() private readonly terminals?: TerminalCredentialDirectory,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -51,9 +55,38 @@ export class AuthGuard implements CanActivate {
     if (parsed.kind === 'cop') {
       if (!this.operatorKey.matches(token)) throw unauthorized('the key is not valid');
       if (access.tier !== 'operator') {
-        throw deny(403, 'unauthorized', 'the operator key cannot call partner endpoints');
+        throw deny(403, 'unauthorized', `the operator key cannot call ${access.tier} endpoints`);
       }
       request.principal = { kind: 'operator' };
+      return true;
+    }
+
+    const feature = this.reflector.getAllAndOverride<string | undefined>(FEATURE, targets);
+    const requireFeature = (enabledFeatures: readonly string[]) => {
+      if (feature && !enabledFeatures.includes(feature)) {
+        throw deny(403, 'feature_not_enabled', `this endpoint needs the feature flag ${feature}`);
+      }
+    };
+
+    if (parsed.kind === 'ctk') {
+      const terminal = await this.terminals?.findByPrefix(parsed.prefix);
+      if (!terminal || !keyMatches(token, terminal.keyHash)) {
+        throw unauthorized(
+          'the key is not valid: it is unknown, was rotated or its terminal was decommissioned',
+        );
+      }
+      if (access.tier !== 'terminal') {
+        throw deny(403, 'unauthorized', `terminal keys cannot call ${access.tier} endpoints`);
+      }
+      // Each terminal has its own budget, so a chatty device never spends its partner's.
+      this.limitRate(`terminal:${terminal.terminalId}`, terminal.rateLimitTier, reply);
+      requireFeature(terminal.enabledFeatures);
+      request.principal = {
+        kind: 'terminal',
+        terminalId: terminal.terminalId,
+        partnerId: terminal.partnerId,
+        keyPrefix: terminal.prefix,
+      };
       return true;
     }
 
@@ -62,37 +95,22 @@ export class AuthGuard implements CanActivate {
       throw unauthorized('the key is not valid: it is unknown, was rotated or was deleted');
     }
     if (access.tier !== 'partner') {
-      throw deny(403, 'unauthorized', 'partner keys cannot call the platform tier');
+      throw deny(
+        403,
+        'unauthorized',
+        access.tier === 'operator'
+          ? 'partner keys cannot call the platform tier'
+          : `partner keys cannot call ${access.tier} endpoints`,
+      );
     }
     if (!ipAllowed(request.ip, credential.ipAllowlist)) {
       throw deny(403, 'ip_not_allowed', `calls from ${request.ip} are not in the partner's ip_allowlist`);
     }
-
-    const rate = this.limiter.take(credential.partnerId, credential.rateLimitTier);
-    const rateHeaders = {
-      'ratelimit-limit': String(rate.limit),
-      'ratelimit-remaining': String(rate.remaining),
-      'ratelimit-reset': String(rate.resetSeconds),
-      'ratelimit-policy': `${rate.limit};w=${RATE_LIMIT_WINDOW_SECONDS}`,
-    };
-    void reply.headers(rateHeaders);
-    if (!rate.allowed) {
-      const error = problem(
-        429,
-        'rate_limited',
-        `more than ${rate.limit} requests in ${RATE_LIMIT_WINDOW_SECONDS} seconds for rate_limit_tier ${credential.rateLimitTier}`,
-        { retryable: true },
-      );
-      throw new ProblemException(error, { ...rateHeaders, 'retry-after': String(rate.resetSeconds) });
-    }
-
+    this.limitRate(credential.partnerId, credential.rateLimitTier, reply);
     if (!credential.scopes.includes(access.scope)) {
       throw deny(403, 'unauthorized', `this key lacks the scope ${access.scope}`);
     }
-    const feature = this.reflector.getAllAndOverride<string | undefined>(FEATURE, targets);
-    if (feature && !credential.enabledFeatures.includes(feature)) {
-      throw deny(403, 'feature_not_enabled', `this endpoint needs the feature flag ${feature}`);
-    }
+    requireFeature(credential.enabledFeatures);
     request.principal = {
       kind: 'partner',
       partnerId: credential.partnerId,
@@ -100,7 +118,28 @@ export class AuthGuard implements CanActivate {
       keyPrefix: credential.prefix,
       scopes: credential.scopes.filter(isScope),
       enabledFeatures: credential.enabledFeatures,
+      apiVersion: credential.apiVersion,
     };
     return true;
+  }
+
+  /** One request against the caller's budget (429 with `Retry-After` when it is spent). */
+  private limitRate(key: string, tier: string, reply: FastifyReply): void {
+    const rate = this.limiter.take(key, tier);
+    const rateHeaders = {
+      'ratelimit-limit': String(rate.limit),
+      'ratelimit-remaining': String(rate.remaining),
+      'ratelimit-reset': String(rate.resetSeconds),
+      'ratelimit-policy': `${rate.limit};w=${RATE_LIMIT_WINDOW_SECONDS}`,
+    };
+    void reply.headers(rateHeaders);
+    if (rate.allowed) return;
+    const error = problem(
+      429,
+      'rate_limited',
+      `more than ${rate.limit} requests in ${RATE_LIMIT_WINDOW_SECONDS} seconds for rate_limit_tier ${tier}`,
+      { retryable: true },
+    );
+    throw new ProblemException(error, { ...rateHeaders, 'retry-after': String(rate.resetSeconds) });
   }
 }

@@ -11,9 +11,20 @@ export type Principal =
       keyPrefix: string;
       scopes: readonly Scope[];
       enabledFeatures: readonly string[];
+      /** The partner's configured `api_version` (what its answers are built for unless pinned). */
+      apiVersion: string;
+    }
+  | {
+      kind: 'terminal';
+      terminalId: string;
+      /** The partner whose terminal it is. */
+      partnerId: string;
+      /** The terminal key's public prefix: safe for logs and the `actor` of events. */
+      keyPrefix: string;
     };
 
 export type PartnerPrincipal = Extract<Principal, { kind: 'partner' }>;
+export type TerminalPrincipal = Extract<Principal, { kind: 'terminal' }>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,5 +44,12 @@ declare module 'fastify' {
 /** The event `actor`: names the credential, never the secret. */
 export function actorOf(principal: Principal | undefined): string {
   if (!principal) return 'anonymous';
-  return principal.kind === 'operator' ? 'platform-operator' : `partner-key:${principal.keyPrefix}`;
+  switch (principal.kind) {
+    case 'operator':
+      return 'platform-operator';
+    case 'partner':
+      return `partner-key:${principal.keyPrefix}`;
+    case 'terminal':
+      return `terminal-key:${principal.keyPrefix}`;
+  }
 }

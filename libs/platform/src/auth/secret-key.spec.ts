@@ -9,6 +9,14 @@ describe('secret keys', () => {
     expect(hash).not.toContain(key.slice(13));
   });
 
+  it('generates and parses terminal keys (`ctk_`) in the same shape, a kind of their own', () => {
+    const { key, prefix, hash } = generateKey('ctk');
+    expect(key).toMatch(/^ctk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/);
+    expect(parseKey(key)).toEqual({ kind: 'ctk', prefix, secret: key.slice(13) });
+    expect(keyMatches(key, hash)).toBe(true);
+    expect(parseKey(`ctx${key.slice(3)}`)).toBeNull();
+  });
+
   it('never puts `_` (or `-`) in a prefix or a secret, so a key splits on `_` into kind, prefix, secret', () => {
     // With base64url, 12% of 8-character prefixes hold a `_`: 2,000 keys would show hundreds.
     for (let i = 0; i < 2000; i++) {

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Partner API keys (`csk_<prefix>_<secret>`) and the operator key (`cop_<prefix>_<secret>`).
+ * Partner API keys (`csk_<prefix>_<secret>`), the operator key (`cop_<prefix>_<secret>`) and
+ * terminal keys (`ctk_<prefix>_<secret>`, one per provisioned terminal, docs/terminals.md).
  * The prefix (8 characters) identifies the key in interfaces and logs; the secret (32
  * characters, 190 bits) is never stored: only its SHA-256 hash is. A fast hash is sound here
  * because the secret is random and long, unlike a password; the lookup goes by prefix and the
@@ -11,7 +12,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  * prefix and secret, and a double click selects the whole key. Keys issued earlier may hold `_`
  * or `-` in prefix and secret (base64url); they are still parsed and accepted.
  */
-export type KeyKind = 'csk' | 'cop';
+export type KeyKind = 'csk' | 'cop' | 'ctk';
 
 export interface ParsedKey {
   kind: KeyKind;
@@ -19,7 +20,7 @@ export interface ParsedKey {
   secret: string;
 }
 
-const KEY = /^(csk|cop)_([A-Za-z0-9_-]{8})_([A-Za-z0-9_-]{24,256})$/;
+const KEY = /^(csk|cop|ctk)_([A-Za-z0-9_-]{8})_([A-Za-z0-9_-]{24,256})$/;
 
 export function parseKey(raw: string): ParsedKey | null {
   // The prefix of an older key may itself contain `_`: the shape is matched as a whole, by the

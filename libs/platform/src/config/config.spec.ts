@@ -80,6 +80,18 @@ describe('configuration', () => {
       /VAULT_KEY="": is required when APP_ENV=production/,
     ],
     ['WEBHOOK_RETRY_SCHEDULE', { WEBHOOK_RETRY_SCHEDULE: '0,soon' }, /WEBHOOK_RETRY_SCHEDULE/],
+    ['WEBHOOK_RETRY_SCHEDULE', { WEBHOOK_RETRY_SCHEDULE: '0,,30' }, /WEBHOOK_RETRY_SCHEDULE/],
+    ['WEBHOOK_RETRY_SCHEDULE', { WEBHOOK_RETRY_SCHEDULE: '0,86401' }, /WEBHOOK_RETRY_SCHEDULE/],
+    [
+      'WEBHOOK_RETRY_SCHEDULE',
+      { WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 21 }, () => '1').join(',') },
+      /WEBHOOK_RETRY_SCHEDULE=.*: must be 1 to 20 comma-separated whole seconds/,
+    ],
+    [
+      'WEBHOOK_TIMEOUT_MS',
+      { WEBHOOK_TIMEOUT_MS: '99' },
+      /WEBHOOK_TIMEOUT_MS="99": must be a whole number from 100 to 60000/,
+    ],
     ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '-1' }, /WEBHOOK_TIMEOUT_MS/],
     [
       'RELEASED_OPERATIONS',

@@ -114,11 +114,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   const scheduleRaw = read(env, 'WEBHOOK_RETRY_SCHEDULE') ?? '0,30,300,1800';
   const schedule = scheduleRaw.split(',').map((s) => s.trim());
-  if (schedule.length < 1 || schedule.some((s) => !/^\d+$/.test(s) || Number(s) > 86400)) {
+  if (schedule.length > 20 || schedule.some((s) => !/^\d+$/.test(s) || Number(s) > 86400)) {
     throw new ConfigError(
       'WEBHOOK_RETRY_SCHEDULE',
       scheduleRaw,
-      'must be comma-separated whole seconds (0 to 86400), e.g. 0,30,300,1800',
+      'must be 1 to 20 comma-separated whole seconds (0 to 86400), e.g. 0,30,300,1800',
     );
   }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { EventMetadata } from '../events/event-metadata';
-import { actorOf, type PartnerPrincipal, type Principal } from '../auth/principal';
+import { actorOf, type PartnerPrincipal, type Principal, type TerminalPrincipal } from '../auth/principal';
 
 /**
  * The metadata every event of a request carries: who (actor, partner), which request, which
@@ -13,7 +13,9 @@ export function metadataOf(request: FastifyRequest, partnerId?: string): EventMe
   const principal = request.principal;
   return {
     actor: actorOf(principal),
-    partner_id: partnerId ?? (principal?.kind === 'partner' ? principal.partnerId : null),
+    partner_id:
+      partnerId ??
+      (principal?.kind === 'partner' || principal?.kind === 'terminal' ? principal.partnerId : null),
     request_id: String(request.id),
     idempotency_key: request.idempotencyKey ?? null,
     causation_id: request.commandId ?? null,
@@ -53,6 +55,15 @@ export const CurrentPartner = createParamDecorator((_: unknown, ctx: ExecutionCo
   if (principal?.kind !== 'partner') throw new Error('CurrentPartner used on a route without a partner');
   return principal;
 });
+
+/** The calling terminal (only on terminal routes, where the guard guarantees one). */
+export const CurrentTerminal = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): TerminalPrincipal => {
+    const principal = ctx.switchToHttp().getRequest<FastifyRequest>().principal;
+    if (principal?.kind !== 'terminal') throw new Error('CurrentTerminal used on a route without a terminal');
+    return principal;
+  },
+);
 
 /**
  * The id of a record a command creates: derived from the command id, so a re-run of the same

@@ -8,7 +8,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, defer, finalize, from, mergeMap, of, type Observable } from 'rxjs';
-import { ProblemException, toProblem } from '../problem/problem.filter';
+import { ProblemException, renderedProblem, toProblem } from '../problem/problem.filter';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/problem';
 import { checkIdempotencyKey } from './idempotency-key';
 import { IdempotencyStore, fingerprintOf, type StoredResponse } from './idempotency-store';
@@ -24,7 +24,14 @@ export const WithoutIdempotencyHeader = () => SetMetadata(NO_IDEMPOTENCY_HEADER,
 export function idempotencyScope(request: FastifyRequest): string {
   const principal = request.principal;
   if (!principal) return 'public';
-  return principal.kind === 'operator' ? 'platform' : `partner:${principal.partnerId}`;
+  switch (principal.kind) {
+    case 'operator':
+      return 'platform';
+    case 'partner':
+      return `partner:${principal.partnerId}`;
+    case 'terminal':
+      return `terminal:${principal.terminalId}`;
+  }
 }
 
 /**
@@ -63,7 +70,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       mergeMap((outcome) => {
         switch (outcome.kind) {
           case 'replay':
-            return of(replay(request, reply, outcome.response));
+            return of(replay(reply, outcome.response));
           case 'reused':
             throw new ProblemException(
               problem(
@@ -113,7 +120,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
                     await this.store.complete(scope, key, outcome.commandId, {
                       status: body.status,
                       headers: { ...headers, 'content-type': PROBLEM_CONTENT_TYPE },
-                      body,
+                      // As the problem filter renders it, so a replay is byte-equal.
+                      body: renderedProblem(request, body),
                     });
                   }
                   throw error;
@@ -137,14 +145,13 @@ function keptHeaders(reply: FastifyReply): Record<string, string> {
   return kept;
 }
 
-function replay(request: FastifyRequest, reply: FastifyReply, stored: StoredResponse): unknown {
+/**
+ * The original answer, byte for byte: same status, kept headers and body (a problem keeps the
+ * `request_id` of the request that first received it, the one its logs and events name; this
+ * request's own id is in `x-request-id`).
+ */
+function replay(reply: FastifyReply, stored: StoredResponse): unknown {
   void reply.status(stored.status).headers(stored.headers).header('x-idempotent-replay', 'true');
   if (stored.status === 204) return undefined;
-  // A replayed problem is the same problem, but its `request_id` names the request that received
-  // it, as on every problem body: that is the id the caller sees in `x-request-id` and the logs.
-  const type = stored.headers['content-type'] ?? '';
-  if (type.startsWith(PROBLEM_CONTENT_TYPE) && stored.body && typeof stored.body === 'object') {
-    return { ...(stored.body as Record<string, unknown>), request_id: String(request.id) };
-  }
   return stored.body;
 }

@@ -120,6 +120,20 @@ describe('scrubbing text on its way to a log', () => {
     });
   });
 
+  it('keeps only the prefix of a terminal key, wherever it sits', () => {
+    const key = 'ctk_Tm9rAbCd_0123456789abcdefghijklmnopqrstuv';
+    expect(scrubText(`Bearer ${key}`)).toBe('Bearer ctk_Tm9rAbCd_[redacted]');
+    expect(scrubText(`/terminals?key=${key}&x=1`)).toBe('/terminals?key=ctk_Tm9rAbCd_[redacted]&x=1');
+    const line = scrubLogLine(
+      `${JSON.stringify({ level: 'info', msg: `refused ${key}`, req: { url: `/x/${key}` } })}\n`,
+    );
+    expect(line).not.toContain('0123456789abcdefghijklmnopqrstuv');
+    expect(JSON.parse(line)).toMatchObject({
+      msg: 'refused ctk_Tm9rAbCd_[redacted]',
+      req: { url: '/x/ctk_Tm9rAbCd_[redacted]' },
+    });
+  });
+
   it('still keeps only the prefix of an API key (also an older one with `_` in its prefix)', () => {
     expect(scrubText('Bearer csk_ab_cd-EF_0123456789abcdefghijklmn')).toBe('Bearer csk_ab_cd-EF_[redacted]');
     expect(scrubText('?api_key=csk_abcdefgh_ABCDEFGHIJKLMNOPQRSTUVWXYZ123')).toBe(

@@ -7,11 +7,12 @@
 import { luhnDigitsValid as luhnValid } from '../banking/luhn';
 
 /**
- * A partner or operator key anywhere in a text (`csk_<prefix>_<secret>`, `cop_…`): the prefix
- * stays, as the spec allows in logs; the secret goes. Keys issued before prefixes were kept free
- * of `_` can have one inside the prefix, hence the 8 characters of the whole URL-safe set.
+ * A partner, operator or terminal key anywhere in a text (`csk_<prefix>_<secret>`, `cop_…`,
+ * `ctk_…`): the prefix stays, as the spec allows in logs; the secret goes. Keys issued before
+ * prefixes were kept free of `_` can have one inside the prefix, hence the 8 characters of the
+ * whole URL-safe set.
  */
-const KEY_IN_TEXT = /\b(c(?:sk|op)_[A-Za-z0-9_-]{8})_[A-Za-z0-9_-]{16,}/g;
+const KEY_IN_TEXT = /\b(c(?:sk|op|tk)_[A-Za-z0-9_-]{8})_[A-Za-z0-9_-]{16,}/g;
 
 /**
  * Digit groups joined by up to three separators: spaces, tabs, dashes, `+` (a space in a query
@@ -155,7 +156,7 @@ export function scrubText(text: string): string {
  */
 const MAYBE_CARD = /\d(?:[^A-Za-z0-9"]{0,9}\d){12}/;
 const MAYBE_NAMED = new RegExp(`${SENSITIVE_NAME}|password|secret|api[_-]?key|authorization|cookie`, 'i');
-const MAYBE_KEY = /c(?:sk|op)_/;
+const MAYBE_KEY = /c(?:sk|op|tk)_/;
 
 function mayNeedScrubbing(line: string): boolean {
   const digits = line.replace(/%3(\d)/g, '$1').replace(/%[0-9A-Fa-f]{2}|\\[a-z]/g, ' ');

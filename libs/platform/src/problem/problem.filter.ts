@@ -15,7 +15,7 @@ import {
 } from '../database/database-unavailable';
 import { RouteTable } from '../http/route-table';
 import { DomainError } from './domain-error';
-import { PROBLEM_CONTENT_TYPE, problem, type Problem } from './problem';
+import { PROBLEM_CONTENT_TYPE, problem, problemTypeFor, type Problem } from './problem';
 import { statusForCode } from './problem-status';
 
 /** An error that already knows its problem body (validation errors, auth, idempotency). */
@@ -59,7 +59,9 @@ export function toProblem(error: unknown): { body: Problem; headers: Record<stri
     if (error.retryable !== undefined) body.retryable = error.retryable;
     const fieldErrors = (error as { errors?: unknown }).errors;
     if (Array.isArray(fieldErrors)) body.errors = fieldErrors as Problem['errors'];
-    return { body, headers: {} };
+    // A refusal that knows when a retry can succeed says so (a 429 with `Retry-After`).
+    const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    return { body, headers: typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : {} };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
@@ -123,8 +125,20 @@ export function sendProblem(
   } else if (body.status >= 500) {
     log.error({ err: error, request_id: request.id }, 'request failed');
   }
-  body.request_id = String(request.id);
-  void reply.status(body.status).headers(headers).header('content-type', PROBLEM_CONTENT_TYPE).send(body);
+  void reply
+    .status(body.status)
+    .headers(headers)
+    .header('content-type', PROBLEM_CONTENT_TYPE)
+    .send(renderedProblem(request, body));
+}
+
+/**
+ * The body as a client receives it: its `type` an absolute URL of this deployment's explanation
+ * page, and the request's id last. The idempotency layer stores exactly this, so a replay is the
+ * same bytes.
+ */
+export function renderedProblem(request: FastifyRequest, body: Problem): Problem {
+  return { ...body, type: problemTypeFor(request.server, body.type), request_id: String(request.id) };
 }
 
 const UNKNOWN_OUTCOME =

@@ -35,6 +35,31 @@ const TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
+/** Where the page explaining a code is served (`GET /api/v1/problems/{code}`), relative to the API. */
+export const PROBLEMS_PATH = '/api/v1/problems';
+
+/** A code's page path: `partner_not_found` → `/api/v1/problems/partner-not-found`. */
+export function problemTypePath(code: string): string {
+  return `${PROBLEMS_PATH}/${code.replace(/_/g, '-')}`;
+}
+
+/**
+ * Where this deployment is reached (`PUBLIC_BASE_URL`, its real port when it listens on port 0),
+ * per HTTP server: a problem's `type` becomes an absolute URL under it. Without one (code outside
+ * a running server) the `type` stays the path, a relative reference to the same page.
+ */
+const PUBLIC_BASES = new WeakMap<object, string>();
+
+export function setPublicBaseUrl(server: object, baseUrl: string): void {
+  PUBLIC_BASES.set(server, baseUrl.replace(/\/+$/, ''));
+}
+
+/** The problem's `type` as served by `server`: absolute when the server's public base is known. */
+export function problemTypeFor(server: object | undefined, type: string): string {
+  const base = server && PUBLIC_BASES.get(server);
+  return base && type.startsWith('/') ? `${base}${type}` : type;
+}
+
 export function problem(
   status: number,
   code: string,
@@ -42,7 +67,7 @@ export function problem(
   extra: Partial<Pick<Problem, 'retryable' | 'errors' | 'checks'>> = {},
 ): Problem {
   return {
-    type: `https://docs.payments.example/problems/${code.replace(/_/g, '-')}`,
+    type: problemTypePath(code),
     title: TITLES[status] ?? 'Error',
     status,
     detail,

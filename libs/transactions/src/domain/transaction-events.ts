@@ -231,25 +231,26 @@ export const TRANSACTION_EVENT_TYPES: readonly TransactionEvent['type'][] = [
 ];
 
 /**
- * Event type → the webhook kinds a partner sees (spec "Events"); empty: internal only for now
- * (the webhook issue may add `transaction.*` kinds for the others). One fact can be two kinds: a
- * chargeback opened is both `transaction.disputed` and `chargeback.received`. The record makes the
- * compiler check that every event type is mapped.
+ * Event type → the webhook kinds a partner sees (spec "Events"; `GET /webhook-event-types`);
+ * empty: internal. One fact can be two kinds: a chargeback opened is both `transaction.disputed`
+ * and `chargeback.received`. A follow-up's fact on its parent (voided, reversed, refunded) is
+ * about the parent. The record makes the compiler check that every event type is mapped.
  */
 export const TRANSACTION_WEBHOOK_EVENT_TYPES: Readonly<Record<TransactionEvent['type'], readonly string[]>> =
   {
-    TransactionInitiated: [],
+    TransactionInitiated: ['transaction.created'],
+    // No outcome yet: transaction.approved or transaction.declined follows when the gateway answers.
     TransactionOutcomeUnknown: [],
-    TransactionApproved: [],
-    TransactionDeclined: [],
-    TransactionVoided: [],
-    TransactionReversed: [],
-    TransactionRefunded: [],
-    TransactionRefundFailed: [],
-    TransactionSettled: [],
+    TransactionApproved: ['transaction.approved'],
+    TransactionDeclined: ['transaction.declined'],
+    TransactionVoided: ['transaction.voided'],
+    TransactionReversed: ['transaction.reversed'],
+    TransactionRefunded: ['transaction.refunded'],
+    TransactionRefundFailed: ['transaction.refund_failed'],
+    TransactionSettled: ['transaction.settled'],
     TransactionReturned: ['transaction.returned'],
     TransactionDisputed: ['transaction.disputed', 'chargeback.received'],
-    ChargebackResolved: [],
-    ThreeDsChallengeIssued: [],
+    ChargebackResolved: ['chargeback.resolved'],
+    ThreeDsChallengeIssued: ['three_ds.challenge_issued'],
     ThreeDsCompleted: ['three_ds.completed'],
   };

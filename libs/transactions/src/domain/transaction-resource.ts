@@ -1,5 +1,5 @@
 import { formatAmount } from '../../../platform/src/money/amount';
-import { refundableMinor, totalMinor, type Transaction } from './transaction';
+import { refundableAmountMinor, totalMinor, type Transaction } from './transaction';
 
 /**
  * The spec's Transaction resource (create form, and `GET /transactions/{id}`). Money is a decimal
@@ -11,7 +11,6 @@ import { refundableMinor, totalMinor, type Transaction } from './transaction';
  */
 export function toTransactionResource(t: Transaction) {
   const money = (minor: string | null) => (minor === null ? null : formatAmount(BigInt(minor), t.currency));
-  const refundable = refundableMinor(t);
   const total = totalMinor(t);
   return {
     id: t.id,
@@ -34,7 +33,7 @@ export function toTransactionResource(t: Transaction) {
     tax_amount: money(t.taxMinor),
     total_amount: formatAmount(total, t.currency),
     refunded_amount: money(t.refundedMinor),
-    refundable_amount: formatAmount(refundable < 0n ? 0n : refundable, t.currency),
+    refundable_amount: formatAmount(refundableAmountMinor(t), t.currency),
     approval_code: t.approvalCode,
     decline_code: t.declineCode,
     decline_reason: t.declineReason,

@@ -45,6 +45,20 @@ export function refundableMinor(t: Pick<Transaction, 'amountMinor' | 'refundedMi
   return subtractMinor(BigInt(t.amountMinor), BigInt(t.refundedMinor), t.currency);
 }
 
+/**
+ * States whose money can still come back by a refund: now (SETTLED, PARTIALLY_REFUNDED) or once it
+ * settles (CAPTURED, SUBMITTED). Voided, reversed, declined, returned, disputed, charged back and
+ * fully refunded transactions have nothing left to refund, and neither has a follow-up itself.
+ */
+const REFUNDABLE_STATES: readonly string[] = ['CAPTURED', 'SUBMITTED', 'SETTLED', 'PARTIALLY_REFUNDED'];
+
+/** The resource's `refundable_amount`, in minor units: the remainder where a refund can still come. */
+export function refundableAmountMinor(t: Transaction): bigint {
+  if (t.parentTransactionId !== null || !REFUNDABLE_STATES.includes(t.state)) return 0n;
+  const left = refundableMinor(t);
+  return left < 0n ? 0n : left;
+}
+
 /** What the payer was charged: base + surcharge + convenience fee. */
 export function totalMinor(
   t: Pick<Transaction, 'amountMinor' | 'surchargeMinor' | 'convenienceFeeMinor' | 'currency'>,

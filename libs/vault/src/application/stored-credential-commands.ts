@@ -6,6 +6,7 @@ import { storedCredentialEvolver, type StoredCredential } from '../domain/stored
 import { StoredCredentialNotFound } from '../domain/stored-credential-errors';
 import type { StoredCredentialEvent } from '../domain/stored-credential-events';
 import { storedCredentialStream } from '../domain/stored-credential-stream';
+import { CustomerNotFound, RunCustomerCommand } from '../../../customers/src';
 import { StoredCredentialReader } from './stored-credential-reader';
 
 /** The projection every stored-credential write waits for, so the list answers it at once. */
@@ -83,6 +84,76 @@ export class MintStoredCredentialHandler implements ICommandHandler<MintStoredCr
         metadata,
       ),
     );
-    return result.state;
+    const credential = result.state;
+    if (credential.customerId !== null) {
+      // The customer now has a payment method at the gateway (`gateway_linked`).
+      await linkCustomer(this.commands, metadata, {
+        type: 'LinkCustomerToGateway',
+        customerId: credential.customerId,
+        storedCredentialId: credential.id,
+      });
+    }
+    return credential;
+  }
+}
+
+/**
+ * Revokes a stored credential (DELETE; ACTIVE → REVOKED, a REVOKED one is 409
+ * `invalid_state_transition`) with the caller's metadata; when it was its customer's last active
+ * credential, the customer is no longer linked to the gateway.
+ */
+export class RevokeStoredCredential extends Command<StoredCredential> {
+  constructor(
+    readonly metadata: EventMetadata,
+    readonly storedCredentialId: string,
+    readonly reason: string | null,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(RevokeStoredCredential)
+export class RevokeStoredCredentialHandler implements ICommandHandler<
+  RevokeStoredCredential,
+  StoredCredential
+> {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly reader: StoredCredentialReader,
+  ) {}
+
+  async execute({ metadata, storedCredentialId, reason }: RevokeStoredCredential): Promise<StoredCredential> {
+    const { state: credential } = await this.commands.execute(
+      new RunStoredCredentialCommand(
+        { type: 'RevokeStoredCredential', storedCredentialId, reason },
+        metadata,
+      ),
+    );
+    const customerId = credential.customerId;
+    if (customerId !== null && !(await this.reader.hasActiveCredentials(customerId))) {
+      await linkCustomer(this.commands, metadata, {
+        type: 'UnlinkCustomerFromGateway',
+        customerId,
+        storedCredentialId,
+      });
+    }
+    return credential;
+  }
+}
+
+/** A customer deleted meanwhile has no link to keep: its stream refuses every command, as absent. */
+async function linkCustomer(
+  commands: CommandBus,
+  metadata: EventMetadata,
+  command: {
+    type: 'LinkCustomerToGateway' | 'UnlinkCustomerFromGateway';
+    customerId: string;
+    storedCredentialId: string;
+  },
+): Promise<void> {
+  try {
+    await commands.execute(new RunCustomerCommand(command, metadata));
+  } catch (error) {
+    if (!(error instanceof CustomerNotFound)) throw error;
   }
 }

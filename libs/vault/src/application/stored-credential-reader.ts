@@ -52,6 +52,15 @@ export class StoredCredentialReader {
    * state (ACTIVE or REVOKED) is current. Callers decide what a revoked one means
    * (`assertChargeable`).
    */
+  /** Whether the customer still has an ACTIVE credential (read model: call after its writes waited for it). */
+  async hasActiveCredentials(customerId: string): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `select 1 from stored_credential_list where customer_id = $1 and state = 'ACTIVE' limit 1`,
+      [customerId],
+    );
+    return rows.length > 0;
+  }
+
   async findByVaultToken(partnerId: string, vaultToken: string): Promise<StoredCredential | null> {
     if (!isVaultTokenFormat(vaultToken)) return null;
     const { rows } = await this.pool.query<{ id: string }>(

@@ -77,7 +77,17 @@ export interface StoredCredentialRevoked {
 export type StoredCredentialEvent = StoredCredentialCreated | StoredCredentialRevoked;
 export type StoredCredentialEventType = StoredCredentialEvent['type'];
 
-export const STORED_CREDENTIAL_EVENT_TYPES: readonly StoredCredentialEventType[] = [
-  'StoredCredentialCreated',
-  'StoredCredentialRevoked',
-];
+/**
+ * Event type → the webhook type a partner sees (`GET /webhook-event-types`). Every
+ * stored-credential event is visible to its partner. The record makes the compiler check that
+ * every event type is mapped.
+ */
+export const STORED_CREDENTIAL_WEBHOOK_EVENT_TYPES: Readonly<Record<StoredCredentialEventType, string>> = {
+  StoredCredentialCreated: 'stored_credential.created',
+  StoredCredentialRevoked: 'stored_credential.revoked',
+};
+
+/** Every stored-credential event type (the record above makes the compiler check the list). */
+export const STORED_CREDENTIAL_EVENT_TYPES = Object.keys(
+  STORED_CREDENTIAL_WEBHOOK_EVENT_TYPES,
+) as StoredCredentialEventType[];

@@ -12,7 +12,7 @@ import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
 import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
-import { RunStoredCredentialCommand } from '../application/stored-credential-commands';
+import { RevokeStoredCredential } from '../application/stored-credential-commands';
 import { StoredCredentialReader } from '../application/stored-credential-reader';
 import type { StoredCredential } from '../domain/stored-credential';
 import { toStoredCredentialResource } from '../domain/stored-credential-resource';
@@ -112,10 +112,7 @@ export class StoredCredentialsController {
     await this.merchants.getForPartner(merchantId, caller.partnerId);
     await this.credentials.getForMerchant(storedCredentialId, merchantId, caller.partnerId);
     await this.commands.execute(
-      new RunStoredCredentialCommand(
-        { type: 'RevokeStoredCredential', storedCredentialId, reason },
-        metadataOf(request, caller.partnerId),
-      ),
+      new RevokeStoredCredential(metadataOf(request, caller.partnerId), storedCredentialId, reason),
     );
   }
 }

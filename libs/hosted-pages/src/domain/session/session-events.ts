@@ -130,15 +130,17 @@ export type HppSessionEvent =
 export type HppSessionEventType = HppSessionEvent['type'];
 
 /**
- * Event type → the webhook a partner sees (spec lists `hpp_session.completed`); null: internal.
- * The record makes the compiler check that every event type is mapped.
+ * Event type → the webhook a partner sees (`GET /webhook-event-types`; the spec lists
+ * `hpp_session.completed`); null: internal. A session the card-testing lockout ends is CANCELLED,
+ * so it is `hpp_session.cancelled` too. The record makes the compiler check every type is mapped.
  */
 export const HPP_SESSION_WEBHOOK_EVENT_TYPES: Readonly<Record<HppSessionEventType, string | null>> = {
-  HppSessionCreated: null,
-  HppSessionCancelled: null,
-  HppSessionExpired: null,
+  HppSessionCreated: 'hpp_session.created',
+  HppSessionCancelled: 'hpp_session.cancelled',
+  HppSessionExpired: 'hpp_session.expired',
+  // A payer's failed try on an open page: the session stays PENDING (the lockout ends it).
   HppSessionAttemptFailed: null,
-  HppSessionLocked: null,
+  HppSessionLocked: 'hpp_session.cancelled',
   HppSessionCompleted: 'hpp_session.completed',
 };
 

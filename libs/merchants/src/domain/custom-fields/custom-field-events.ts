@@ -49,6 +49,19 @@ export const CUSTOM_FIELDS_EVENT_TYPES: readonly CustomFieldsEvent['type'][] = [
   'CustomFieldsProvisioningFailed',
 ];
 
+/**
+ * Event type → the webhook type a partner sees (`GET /webhook-event-types`); null: internal. A
+ * configuration change is the partner's own request, whose answer carries it; provisioning at the
+ * gateway finishes later, so its outcome is announced. The record makes the compiler check that
+ * every event type is mapped.
+ */
+export const CUSTOM_FIELDS_WEBHOOK_EVENT_TYPES: Readonly<Record<CustomFieldsEvent['type'], string | null>> = {
+  CustomFieldsConfigured: null,
+  CustomFieldsCleared: null,
+  CustomFieldsProvisioned: 'custom_fields.provisioned',
+  CustomFieldsProvisioningFailed: 'custom_fields.provisioning_failed',
+};
+
 /** For folding a merchant stream that also holds other merchant events. */
 export function isCustomFieldsEvent(event: { type: string }): event is CustomFieldsEvent {
   return (CUSTOM_FIELDS_EVENT_TYPES as readonly string[]).includes(event.type);

@@ -1,9 +1,10 @@
+import { CURRENT_API_VERSION } from '../../../../platform/src/http/api-version';
 import type { ConfigurationEvent } from './configuration-events';
 import { FeatureFlagNotFound } from './configuration-errors';
 import { FEATURE_FLAG_CATALOG, findFeatureFlag, type FeatureFlagDefinition } from './feature-flag-catalog';
 
 /** The dated API version partners are pinned to on creation (the spec's latest changelog month). */
-export const CURRENT_API_VERSION = '2026-09-01';
+export { CURRENT_API_VERSION };
 
 /**
  * A new partner's pages take every method; the list only narrows. ACH also needs the

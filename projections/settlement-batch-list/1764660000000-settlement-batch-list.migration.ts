@@ -6,8 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `GET /settlement/batches/{id}/transactions`, paged in the run's order). Money is integer minor
  * units of `currency`, signed as money moving to the merchant, so an analyst sums it in SQL.
  */
-export class SettlementBatchList1764640000000 implements MigrationInterface {
-  name = 'SettlementBatchList1764640000000';
+export class SettlementBatchList1764660000000 implements MigrationInterface {
+  name = 'SettlementBatchList1764660000000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`

@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `GET /settlement/exceptions` and the reconciliation sweep). The amounts are integer minor units
  * of `currency`, signed as money moving to the merchant.
  */
-export class ReconciliationExceptionList1764640000001 implements MigrationInterface {
-  name = 'ReconciliationExceptionList1764640000001';
+export class ReconciliationExceptionList1764660000001 implements MigrationInterface {
+  name = 'ReconciliationExceptionList1764660000001';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`

@@ -9,8 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * make it; `ledger_batches`: each batch's total, surcharge and convenience-fee shares and the fees
  * posted). Every table is rebuilt from the events and swapped together.
  */
-export class Ledger1764640000002 implements MigrationInterface {
-  name = 'Ledger1764640000002';
+export class Ledger1764660000002 implements MigrationInterface {
+  name = 'Ledger1764660000002';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`

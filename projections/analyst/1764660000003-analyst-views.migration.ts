@@ -1,21 +1,14 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The analysts' SQL (docs/analysts.md): views in schema `analyst` over the read models, and the
- * read-only role `partner_payments_analyst` that `npm run ops -- sql` hands out.
+ * The analysts' SQL (docs/analysts.md): views in schema `analyst` over the read models, read by
+ * the read-only role `npm run ops -- sql` makes (apps/api/src/ops/read-only-role.ts grants it this
+ * schema).
  *
  * Money is integer minor units of `currency`; ratios are `numeric` rounded to four places, never
  * floats. A rebuild of a read model swaps its tables and recreates these views and their grants
  * in the same transaction (libs/projections/src/shadow-tables.ts).
- *
- * The role is cluster-wide: created once (a second database finds it), NOLOGIN until the ops
- * command gives it a password, read-only in every session (`default_transaction_read_only`) and
- * granted SELECT on the read models, these views and the event log only, never on schema
- * `platform` (idempotency records, the vault, documents). Where the database user may not create
- * roles (an external PostgreSQL), the views are still created and the role is skipped with a notice.
  */
-export const ANALYST_ROLE = 'partner_payments_analyst';
-
 /** Approved by the gateway (any state but waiting, declined or failed authentication). */
 const APPROVED = `state not in ('INITIATED', 'THREE_DS_PENDING', 'FAILED', 'THREE_DS_FAILED')`;
 /** A sale or ACH debit that moved money: approved and not voided (returns and disputes count: the money moved). */
@@ -26,8 +19,8 @@ const CARD_SALE = `type = 'SALE' and ${APPROVED} and state <> 'VOIDED'`;
 const CARD_REFUND = `type in ('REFUND', 'PARTIAL_REFUND') and ${APPROVED}`;
 const ACH_DEBIT = `type = 'ACH_DEBIT' and ${APPROVED} and state <> 'VOIDED'`;
 
-export class AnalystViews1764640000003 implements MigrationInterface {
-  name = 'AnalystViews1764640000003';
+export class AnalystViews1764660000003 implements MigrationInterface {
+  name = 'AnalystViews1764660000003';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query('create schema if not exists analyst');
@@ -96,38 +89,6 @@ export class AnalystViews1764640000003 implements MigrationInterface {
                / nullif(count(*) filter (where ${ACH_DEBIT}), 0), 4) as ach_return_ratio
         from transaction_list
        group by partner_id, merchant_id, currency`);
-    await db.query(`
-      do $$
-      begin
-        if not exists (select 1 from pg_roles where rolname = '${ANALYST_ROLE}') then
-          create role ${ANALYST_ROLE} nologin;
-        end if;
-      exception
-        when duplicate_object then null;
-        when insufficient_privilege then
-          raise notice 'cannot create role ${ANALYST_ROLE} (%); analyst read-only access is not set up', sqlerrm;
-      end
-      $$`);
-    const role = (await db.query(`select 1 from pg_roles where rolname = '${ANALYST_ROLE}'`)) as unknown[];
-    if (role.length === 0) return;
-    await db.query(`
-      do $$
-      begin
-        alter role ${ANALYST_ROLE} set default_transaction_read_only = on;
-        alter role ${ANALYST_ROLE} set statement_timeout = '5min';
-      exception when insufficient_privilege then
-        raise notice 'cannot set the defaults of role ${ANALYST_ROLE} (%)', sqlerrm;
-      end
-      $$`);
-    for (const schema of ['public', 'analyst', 'event_store']) {
-      const exists = (await db.query('select 1 from pg_namespace where nspname = $1', [schema])) as unknown[];
-      if (exists.length === 0) continue;
-      await db.query(`grant usage on schema ${schema} to ${ANALYST_ROLE}`);
-      await db.query(`grant select on all tables in schema ${schema} to ${ANALYST_ROLE}`);
-      await db.query(
-        `alter default privileges in schema ${schema} grant select on tables to ${ANALYST_ROLE}`,
-      );
-    }
   }
 
   async down(db: QueryRunner): Promise<void> {

@@ -1,0 +1,309 @@
+import { Pool, type QueryResultRow } from 'pg';
+import type { DeliveryState } from '../domain/delivery-rules';
+import type { WebhookEndpoint } from '../domain/webhook-endpoint';
+import { SUSPEND_AFTER_FAILED_DELIVERIES } from '../domain/webhook-endpoint-states';
+import { WEBHOOK_TEST_EVENT_TYPE } from '../domain/webhook-event-types';
+
+/** The channel the `webhooks` projector NOTIFYs when it wrote due work (deliveries, replays, intents). */
+export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries';
+
+/** How long `GET /events` shows an envelope, and delivery history is kept (platform clock). */
+export const EVENT_RETENTION_DAYS = 30;
+
+/** A due delivery this process now holds (until `lease_until`), with all it needs to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  leaseToken: string;
+  /** Attempts made in the current run (a replay starts a new run). */
+  runAttempts: number;
+  endpointId: string;
+  partnerId: string;
+  eventType: string;
+  envelopeId: string;
+  url: string;
+  endpoint: WebhookEndpoint;
+  body: string;
+}
+
+export interface AttemptRecord {
+  id: string;
+  leaseToken: string;
+  state: DeliveryState;
+  nextAttemptAt: Date | null;
+  attempt: { at: string; status_code: number | null; error: string | null; duration_ms: number };
+}
+
+export interface EndpointFailureRun {
+  endpointId: string;
+  /** A delivery of the batch succeeded after the failures counted before it: start from zero. */
+  reset: boolean;
+  /** Deliveries that ended without success after the last success of the batch. */
+  failures: number;
+}
+
+/**
+ * The SQL of the delivery tables (docs/webhooks.md, "For operators"). Claims are row leases
+ * taken with `FOR UPDATE SKIP LOCKED`, so processes sharing the database never claim the same
+ * delivery, and a claim whose process died expires (`lease_until`, database time) and is claimed
+ * again: at least once. Due times (`next_attempt_at`) are on the platform clock.
+ */
+export class DeliveryQueue {
+  /**
+   * Claims and attempt records run on connections of the worker's own, set up for a queue:
+   * - they never plan a bitmap scan: a claim must walk the partial index on `next_attempt_at` in
+   *   order and stop at the first usable rows. A bitmap scan (what the planner picks while the
+   *   table's statistics still say it is small) visits every dead entry finished deliveries left in
+   *   that index on every pass, until vacuum; an index scan marks them dead on its first visit;
+   * - their commits do not wait for the WAL flush (`synchronous_commit = off`): a lease or an
+   *   attempt a database crash forgets (its last fraction of a second) only means the attempt is
+   *   made again, which at-least-once delivery allows, and the write path's commits are not kept
+   *   waiting behind the worker's.
+   */
+  private readonly queue: Pool;
+
+  constructor(private readonly pool: Pool) {
+    this.queue = new Pool({
+      connectionString: pool.options.connectionString,
+      application_name: 'partner-payments:webhook-queue',
+      options: '-c enable_bitmapscan=off -c synchronous_commit=off',
+      max: 3,
+    });
+    this.queue.on('error', () => undefined); // an idle connection lost: the next query opens another
+  }
+
+  /** Closes the queue's connections (the worker is stopping). */
+  async close(): Promise<void> {
+    await this.queue.end().catch(() => undefined);
+  }
+
+  private async queued<R extends QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> {
+    return (await this.queue.query<R>(sql, params)).rows;
+  }
+
+  async claim(now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+    const rows = await this.queued<{
+      id: string;
+      lease_token: string;
+      run_attempts: number;
+      endpoint_id: string;
+      partner_id: string;
+      event_type: string;
+      envelope_id: string;
+      url: string;
+      snapshot: WebhookEndpoint;
+      body: string;
+    }>(
+      `with due as (
+         select d.id from webhook_deliveries d
+          where d.state = 'PENDING' and d.next_attempt_at <= $1
+            and (d.lease_until is null or d.lease_until < clock_timestamp())
+            and exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.state = 'ENABLED')
+          order by d.next_attempt_at
+          limit $2
+          for update of d skip locked
+       )
+       update webhook_deliveries d
+          set lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $3)
+         from due, webhook_endpoints e, webhook_events v
+        where d.id = due.id and e.id = d.endpoint_id and v.id = d.envelope_id
+       returning d.id, d.lease_token, d.run_attempts, d.endpoint_id, d.partner_id, d.event_type, d.envelope_id,
+                 e.url, e.snapshot, v.body`,
+      [now, limit, leaseSeconds],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      leaseToken: row.lease_token,
+      runAttempts: row.run_attempts,
+      endpointId: row.endpoint_id,
+      partnerId: row.partner_id,
+      eventType: row.event_type,
+      envelopeId: row.envelope_id,
+      url: row.url,
+      endpoint: row.snapshot,
+      body: row.body,
+    }));
+  }
+
+  /**
+   * Appends each attempt to its delivery's history. Its outcome (state, next attempt) is applied
+   * only while this process still holds the lease: a delivery replayed meanwhile keeps its new run.
+   * In the same statement, counts consecutive deliveries that ended without success per endpoint
+   * (`runs`, test events aside) and answers the endpoints that reached the suspension threshold.
+   */
+  async record(
+    records: AttemptRecord[],
+    runs: EndpointFailureRun[],
+  ): Promise<{ endpointId: string; failures: number }[]> {
+    if (records.length === 0) return [];
+    const rows = await this.queued<{ endpoint_id: string; consecutive_failures: number }>(
+      `with attempts as (
+         update webhook_deliveries d
+            set attempts = d.attempts || jsonb_build_array(r.attempt),
+                state = case when d.lease_token = r.token then r.state else d.state end,
+                run_attempts = case when d.lease_token = r.token then d.run_attempts + 1 else d.run_attempts end,
+                next_attempt_at = case when d.lease_token = r.token then r.next_attempt_at else d.next_attempt_at end,
+                lease_until = case when d.lease_token = r.token then null else d.lease_until end,
+                lease_token = case when d.lease_token = r.token then null else d.lease_token end,
+                updated_at = r.at
+           from jsonb_to_recordset($1::jsonb) as r(id uuid, token uuid, state text, attempt jsonb,
+                next_attempt_at timestamptz, at timestamptz)
+          where d.id = r.id
+       ), runs as (
+         select * from jsonb_to_recordset($2::jsonb) as r(endpoint_id uuid, reset boolean, failures integer)
+       ), updated as (
+         update webhook_endpoint_health h
+            set consecutive_failures = case when runs.reset then runs.failures else h.consecutive_failures + runs.failures end,
+                updated_at = now()
+           from runs where h.endpoint_id = runs.endpoint_id
+         returning h.endpoint_id, h.consecutive_failures
+       ), inserted as (
+         insert into webhook_endpoint_health (endpoint_id, consecutive_failures)
+         select runs.endpoint_id, runs.failures from runs
+          where not exists (select 1 from updated u where u.endpoint_id = runs.endpoint_id)
+         on conflict (endpoint_id) do nothing
+         returning endpoint_id, consecutive_failures
+       )
+       select * from updated where consecutive_failures >= $3
+       union all select * from inserted where consecutive_failures >= $3`,
+      [
+        JSON.stringify(
+          records.map((record) => ({
+            id: record.id,
+            token: record.leaseToken,
+            state: record.state,
+            attempt: record.attempt,
+            next_attempt_at: record.nextAttemptAt?.toISOString() ?? null,
+            at: record.attempt.at,
+          })),
+        ),
+        JSON.stringify(
+          runs.map((run) => ({ endpoint_id: run.endpointId, reset: run.reset, failures: run.failures })),
+        ),
+        SUSPEND_AFTER_FAILED_DELIVERIES,
+      ],
+    );
+    return rows.map((row) => ({ endpointId: row.endpoint_id, failures: row.consecutive_failures }));
+  }
+
+  /** Gives back claims this process will not finish (it is stopping): another may take them at once. */
+  async release(claims: { id: string; leaseToken: string }[]): Promise<void> {
+    if (claims.length === 0) return;
+    await this.pool.query(
+      `update webhook_deliveries d set lease_token = null, lease_until = null
+         from jsonb_to_recordset($1::jsonb) as r(id uuid, token uuid)
+        where d.id = r.id and d.lease_token = r.token`,
+      [JSON.stringify(claims.map((claim) => ({ id: claim.id, token: claim.leaseToken })))],
+    );
+  }
+
+  /** ENABLED endpoints past the suspension threshold (a suspension that did not get recorded). */
+  async suspensionsDue(): Promise<
+    { endpointId: string; partnerId: string; version: number; failures: number }[]
+  > {
+    const { rows } = await this.pool.query<{
+      endpoint_id: string;
+      partner_id: string;
+      version: number;
+      consecutive_failures: number;
+    }>(
+      `select h.endpoint_id, e.partner_id, e.version, h.consecutive_failures
+         from webhook_endpoint_health h join webhook_endpoints e on e.id = h.endpoint_id
+        where h.consecutive_failures >= $1 and e.state = 'ENABLED'`,
+      [SUSPEND_AFTER_FAILED_DELIVERIES],
+    );
+    return rows.map((row) => ({
+      endpointId: row.endpoint_id,
+      partnerId: row.partner_id,
+      version: row.version,
+      failures: row.consecutive_failures,
+    }));
+  }
+
+  /** Primary-endpoint changes to apply, leased like deliveries, oldest first. */
+  async claimIntents(
+    limit: number,
+  ): Promise<{ position: string; partnerId: string; partnerRevision: string; url: string | null }[]> {
+    const { rows } = await this.pool.query<{
+      position: string;
+      partner_id: string;
+      partner_revision: string;
+      url: string | null;
+    }>(
+      `update webhook_primary_intents i set lease_until = clock_timestamp() + interval '30 seconds'
+         from (select position from webhook_primary_intents
+                where done_at is null and (lease_until is null or lease_until < clock_timestamp())
+                order by position limit $1 for update skip locked) c
+        where i.position = c.position
+       returning i.position::text, i.partner_id, i.partner_revision::text, i.url`,
+      [limit],
+    );
+    return rows
+      .map((row) => ({
+        position: row.position,
+        partnerId: row.partner_id,
+        partnerRevision: row.partner_revision,
+        url: row.url,
+      }))
+      .sort((a, b) => (BigInt(a.position) < BigInt(b.position) ? -1 : 1));
+  }
+
+  async intentDone(position: string): Promise<void> {
+    await this.pool.query(
+      'update webhook_primary_intents set done_at = now(), lease_until = null where position = $1',
+      [position],
+    );
+  }
+
+  /**
+   * Envelopes older than the retention (and their finished deliveries) go; the horizon moves so a
+   * rebuild does not bring their events back as new envelopes.
+   */
+  async prune(before: Date): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<{ key: string | null }>(
+        'select max(position_key)::text as key from webhook_events where created_at < $1',
+        [before],
+      );
+      const key = rows[0]?.key;
+      if (!key) {
+        await client.query('commit');
+        return 0;
+      }
+      // Finished deliveries, and those that can no longer be attempted (their endpoint deleted, or
+      // suspended for as long as the retention).
+      await client.query(
+        `delete from webhook_deliveries d where d.position_key <= $1
+           and (d.state <> 'PENDING'
+                or not exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.state = 'ENABLED'))`,
+        [key],
+      );
+      const deleted = await client.query(
+        `delete from webhook_events v where v.position_key <= $1
+           and not exists (select 1 from webhook_deliveries d where d.envelope_id = v.id)`,
+        [key],
+      );
+      const position = (BigInt(key) / 8n).toString();
+      await client.query(
+        'update webhook_retention set pruned_through = greatest(pruned_through, $1::bigint)',
+        [position],
+      );
+      await client.query('delete from webhook_primary_intents where done_at is not null and position <= $1', [
+        position,
+      ]);
+      await client.query('commit');
+      return deleted.rowCount ?? 0;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** Test deliveries say nothing about whether an endpoint receives its events. */
+export function countsTowardsHealth(eventType: string): boolean {
+  return eventType !== WEBHOOK_TEST_EVENT_TYPE;
+}
