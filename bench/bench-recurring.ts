@@ -12,6 +12,7 @@
  * merchant and card, so the advance of one day makes exactly one installment of each due.
  */
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
@@ -109,6 +110,31 @@ export async function seedContracts(
 
 const mib = (bytes: number) => bytes / 2 ** 20;
 
+/** POST of a JSON body; resolves with the status once the whole answer is read (no timeout). */
+function postJson(url: string, headers: Record<string, string>, body: unknown): Promise<number> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
 export async function benchRecurring(options: RecurringBenchOptions): Promise<RecurringBenchResult> {
   const { service, operator, databaseUrl } = await startBenchService(
     options.adminUrl,
@@ -150,19 +176,21 @@ export async function benchRecurring(options: RecurringBenchOptions): Promise<Re
     console.log('recurring: advancing the sandbox clock one day and charging every contract...');
     const cpuBefore = sampleCpu(postmaster);
     const started = performance.now();
-    const advance = fetch(`${service.url}/api/v1/platform/sandbox/clock`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${operator}`,
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-      },
-      body: JSON.stringify({ advance_seconds: DAY_SECONDS }),
-    });
-    let answered: Response | null = null;
-    void advance.then((res) => (answered = res));
+    // Plain node:http, no client timeout: the advance answers once its pass is over, which on a
+    // busy machine can take longer than fetch's five minutes of waiting for headers.
+    let answered: number | null = null;
+    let failed: unknown = null;
+    postJson(
+      `${service.url}/api/v1/platform/sandbox/clock`,
+      { authorization: `Bearer ${operator}`, 'idempotency-key': randomUUID() },
+      { advance_seconds: DAY_SECONDS },
+    ).then(
+      (status) => (answered = status),
+      (error: unknown) => (failed = error),
+    );
     let done = 0;
     while (answered === null || done < options.contracts) {
+      if (failed) throw failed;
       await new Promise((r) => setTimeout(r, 250));
       done = await charged();
       while (quarters.length < 4 && done >= ((quarters.length + 1) * options.contracts) / 4) {
@@ -173,8 +201,7 @@ export async function benchRecurring(options: RecurringBenchOptions): Promise<Re
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuSince(cpuBefore, postmaster);
     clearInterval(sampler);
-    if ((answered as Response).status !== 200)
-      throw new Error(`clock advance: ${(answered as Response).status}`);
+    if (answered !== 200) throw new Error(`clock advance: ${answered}`);
     const transactions = Number(
       (
         await pool.query<{ n: string }>(

@@ -7,11 +7,14 @@
  * over 200k events; cold and warm start of the service to healthy; and, on the real service,
  * `POST /transactions` SALE throughput against a bare INSERT route and `GET /transactions` latency
  * at a million rows (bench-transactions.ts); webhook deliveries per second and the latency from an
- * event's commit to its first attempt (bench-webhooks.ts); and 10,000 recurring contracts falling
- * due at one sandbox clock advance, charged through the same command path (bench-recurring.ts).
+ * event's commit to its first attempt (bench-webhooks.ts); the end-of-day settlement run over
+ * 10,000 and 100,000 captured transactions, time and peak RSS (bench-settlement.ts); and 10,000
+ * recurring contracts falling due at one sandbox clock advance, charged through the same command
+ * path (bench-recurring.ts).
  *
- * `BENCH_ONLY=recurring npm run bench` runs the recurring benchmark alone and rewrites only its
- * row of the Targets table and its section of docs/benchmarks.md, leaving the rest as it was.
+ * `BENCH_ONLY=settlement` or `BENCH_ONLY=recurring` (`npm run bench`) measures only that part and
+ * rewrites only its rows in docs/benchmarks.md (its target rows and its section), leaving the
+ * others as they are.
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,8 +29,10 @@ import { createDataSource, runMigrations } from '../libs/platform/src/database/d
 import { freePort, startEmbeddedPostgres } from '../libs/platform/src/database/embedded-postgres';
 import { BENCH_ENTITIES, BENCH_MIGRATIONS, benchProjector } from './bench-projector';
 import { benchTransactions } from './bench-transactions';
+import { benchEndOfDay, spliceEndOfDay } from './bench-settlement';
 import { benchRecurring } from './bench-recurring';
 import { benchWebhooks } from './bench-webhooks';
+import { spliceReport } from './report-splice';
 import { ProjectionRunner } from '../libs/projections/src';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
@@ -37,11 +42,15 @@ const ROUNDS = 3;
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 300);
 const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 10_000);
-const ONLY = process.env.BENCH_ONLY;
-const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
 const RECURRING_HEADING = '## Recurring contracts';
 const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5000);
 const WEBHOOK_LATENCY_SECONDS = Number(process.env.BENCH_WEBHOOK_LATENCY_SECONDS ?? 20);
+/** End of day: captured transactions per run (each in a process of its own), over this many merchants. */
+const EOD_SIZES = (process.env.BENCH_EOD_SIZES ?? '10000,100000').split(',').map(Number);
+const EOD_MERCHANTS = Number(process.env.BENCH_EOD_MERCHANTS ?? 1000);
+/** `settlement` or `recurring`: only those rows, spliced into the existing docs/benchmarks.md. */
+const ONLY = process.env.BENCH_ONLY ?? '';
+const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
 
 function median(runs: Row[]): Row {
   const sorted = [...runs].sort((a, b) => a.rate - b.rate);
@@ -257,40 +266,36 @@ function table(rows: Row[], baseline: Row): string {
   return lines.join('\n');
 }
 
-/** The recurring benchmark alone: its Targets row and its section replaced in docs/benchmarks.md. */
-async function onlyRecurring(): Promise<void> {
+/** `BENCH_ONLY=settlement`: the end of day on a PostgreSQL of its own, its rows spliced into the report. */
+async function endOfDayOnly(): Promise<void> {
+  await alone('end-of-day', async (adminUrl, dataDir) => {
+    const endOfDay = await benchEndOfDay({ adminUrl, dataDir, sizes: EOD_SIZES, merchants: EOD_MERCHANTS });
+    return spliceEndOfDay(readFileSync(REPORT, 'utf8'), endOfDay, new Date());
+  });
+}
+
+/** `BENCH_ONLY=recurring`: the recurring contracts on a PostgreSQL of their own, spliced into the report. */
+async function recurringOnly(): Promise<void> {
+  await alone('recurring', async (adminUrl, dataDir) => {
+    const recurring = await benchRecurring({ adminUrl, dataDir, contracts: CONTRACTS });
+    return spliceReport(readFileSync(REPORT, 'utf8'), {
+      isTarget: (line) => line.includes(' contracts falling due at one clock advance '),
+      targets: [recurring.target],
+      heading: RECURRING_HEADING,
+      section: `Measured alone by \`BENCH_ONLY=recurring npm run bench\` (${new Date().toISOString()}).\n\n${recurring.section}`,
+    });
+  });
+}
+
+/** One part of the bench on a fresh embedded PostgreSQL; `measure` answers the new report. */
+async function alone(name: string, measure: (adminUrl: string, dataDir: string) => Promise<string>) {
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
   try {
-    const recurring = await benchRecurring({
-      adminUrl: db.url,
-      dataDir: path.join(dir, 'recurring'),
-      contracts: CONTRACTS,
-    });
-    const lines = readFileSync(REPORT, 'utf8').split('\n');
-    const isRow = (line: string) => / contracts falling due at one clock advance /.test(line);
-    const at = lines.findIndex(isRow);
-    if (at >= 0) lines[at] = recurring.target;
-    else {
-      // After the last row of the Targets table.
-      const heading = lines.indexOf('## Targets');
-      let end = heading + 1;
-      while (end < lines.length && (lines[end] === '' || lines[end].startsWith('|'))) end += 1;
-      while (lines[end - 1] === '') end -= 1;
-      lines.splice(end, 0, recurring.target);
-    }
-    let report = lines.join('\n');
-    const section = report.indexOf(`${RECURRING_HEADING}\n`);
-    const body = `${RECURRING_HEADING}\n\n${recurring.section}\n`;
-    if (section < 0) report = `${report.trimEnd()}\n\n${body}`;
-    else {
-      const next = report.indexOf('\n## ', section + RECURRING_HEADING.length);
-      report = report.slice(0, section) + body + (next < 0 ? '' : report.slice(next));
-    }
+    const report = await measure(db.url, path.join(dir, name));
     writeFileSync(REPORT, report);
-    console.log(recurring.target);
-    console.log(recurring.section);
+    console.log(report);
   } finally {
     await db.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -298,8 +303,9 @@ async function onlyRecurring(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (ONLY === 'recurring') return onlyRecurring();
-  if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only 'recurring' runs alone`);
+  if (ONLY === 'settlement') return endOfDayOnly();
+  if (ONLY === 'recurring') return recurringOnly();
+  if (ONLY !== '') throw new Error(`BENCH_ONLY=${ONLY}: only "settlement" or "recurring" can be run alone`);
   const startLoad = loadavg()[0];
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
@@ -349,6 +355,12 @@ async function main(): Promise<void> {
       events: WEBHOOK_EVENTS,
       latencySeconds: WEBHOOK_LATENCY_SECONDS,
     });
+    const endOfDay = await benchEndOfDay({
+      adminUrl: db.url,
+      dataDir: path.join(dir, 'end-of-day'),
+      sizes: EOD_SIZES,
+      merchants: EOD_MERCHANTS,
+    });
     const recurring = await benchRecurring({
       adminUrl: db.url,
       dataDir: path.join(dir, 'recurring'),
@@ -370,6 +382,7 @@ async function main(): Promise<void> {
       `| warm start to healthy < 5 s | ${warm.toFixed(1)} s | ${warm < 5 ? 'met' : 'NOT met'} |`,
       ...transactions.targets,
       ...webhooks.targets,
+      ...endOfDay.targets,
       recurring.target,
     ];
     const cpu = cpus()[0]?.model ?? 'unknown';
@@ -407,6 +420,10 @@ ${transactions.section}
 ## Webhooks
 
 ${webhooks.section}
+
+## Settlement
+
+${endOfDay.section}
 
 ${RECURRING_HEADING}
 

@@ -6,6 +6,7 @@ import { idFor } from '../../libs/platform/src/http/request-metadata';
 import { ContractBilling, emptyTally } from '../../libs/recurring/src/application/contract-billing';
 import { RunContractCommand } from '../../libs/recurring/src/application/contract-commands';
 import { installmentKey } from '../../libs/recurring/src/domain';
+import { ProjectionRunner } from '../../libs/projections/src';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { testMetadata } from '../support/metadata';
 import { activeMerchant, CHECKING, vaultedCredential } from '../support/payments';
@@ -462,6 +463,10 @@ describe('charging recurring contracts', () => {
       }
       const charged = (await events(c.id)).filter((e) => e.type === 'ContractInstallmentCharged');
       expect(charged.map((e) => e.data.installment)).toEqual([1, 2, 3, 4, 5]);
+      // Called outside a scheduler pass, nothing waited for the list: wait for it here.
+      await platform()
+        .service.app.get(ProjectionRunner)
+        .waitFor(billing.lastWrittenPosition, ['transaction-list'], 30_000);
       expect(await transactions(s.merchantId)).toHaveLength(5);
       expect(gateway().effects().captures - before).toBe(5);
     });

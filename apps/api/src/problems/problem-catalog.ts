@@ -103,6 +103,10 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
       'A contract PATCH may change `next_charge_date`, `end_date` and `reason` only; `amount`, `frequency` and `max_retries` are fixed for its life. `errors` names the fields.',
     action: 'Cancel the contract (POST /contracts/{id}/cancel) and create a new one with the new terms.',
   },
+  reconciliation_exception_not_found: {
+    meaning: 'No such reconciliation exception.',
+    action: 'Check the exception id (GET /settlement/exceptions lists them).',
+  },
   terminal_not_found: {
     meaning: 'No such terminal of yours.',
     action: 'Check the terminal id (GET /terminals lists yours).',
@@ -278,6 +282,11 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
   hpp_session_command_invalid: {
     meaning: 'An internal command contradicted the session’s facts.',
     action: 'Report the `request_id`: this is a platform bug.',
+  },
+  reconciliation_exception_invalid: {
+    meaning:
+      'The resolution was refused for its content: a blank `resolution`, or one over 1,000 characters.',
+    action: 'Send a `resolution` of 1 to 1,000 characters saying what was done or decided.',
   },
   settlement_batch_invalid: {
     meaning: 'The settlement run tried to open a batch it must not (empty, duplicated or mixed members).',

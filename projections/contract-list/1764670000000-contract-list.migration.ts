@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `contract_charges`: one row per installment charge that recorded a transaction (its outcome,
  * for ACH returns and for reconciling a contract with its transactions).
  */
-export class ContractList1764660000000 implements MigrationInterface {
-  name = 'ContractList1764660000000';
+export class ContractList1764670000000 implements MigrationInterface {
+  name = 'ContractList1764670000000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`
