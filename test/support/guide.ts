@@ -7,7 +7,9 @@ import * as path from 'node:path';
  * marks a fenced block for its test with an HTML comment on the line before it (invisible once
  * rendered): `<!-- guide-test: skip -->` for a step the test does in its own way (the test says
  * which and checks the block is that step), `<!-- guide-test: file receiver.mjs -->` for a file
- * the reader saves. Every other block of the runnable language is run.
+ * the reader saves, `<!-- guide-test: example -->` for output shown as an illustration only.
+ * Every other block of the runnable language is run, and a `text` block right after a block that
+ * ran is its expected output.
  */
 export interface FencedBlock {
   lang: string;
@@ -71,7 +73,7 @@ export function expectedLines(blocks: FencedBlock[], runs = 'sh'): RegExp[] {
   const lines: RegExp[] = [];
   blocks.forEach((block, i) => {
     const before = blocks[i - 1];
-    if (block.lang !== 'text' || !before || before.lang !== runs || before.marker) return;
+    if (block.lang !== 'text' || block.marker || !before || before.lang !== runs || before.marker) return;
     for (const line of block.code.split('\n').filter((l) => l.trim() !== '')) {
       const escaped = line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(new RegExp(UUID, 'g'), UUID);
       lines.push(new RegExp(`^${escaped}$`, 'm'));
