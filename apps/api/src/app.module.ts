@@ -32,6 +32,8 @@ import { WebhooksModule } from '../../../libs/webhooks/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
 import { ProblemsController } from './problems/problems.controller';
+import { MetricsController } from './metrics/metrics.controller';
+import { ServiceMetrics } from './metrics/service-metrics';
 import { ConsoleController } from './console/console.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
 import { SystemStatusController } from './system-status.controller';
@@ -70,6 +72,7 @@ export class AppModule {
         { provide: SealedBox, useValue: infra.vault },
         { provide: IdempotencyStore, useValue: infra.idempotency },
         { provide: DatabaseMonitor, useValue: infra.database },
+        { provide: ServiceMetrics, useValue: infra.metrics },
         { provide: LOGGER, useValue: infra.logger },
         { provide: RouteTable, useValue: routes },
         { provide: CursorCodec, useValue: new CursorCodec(cursorSecret) },
@@ -87,6 +90,7 @@ export class AppModule {
         SealedBox,
         IdempotencyStore,
         DatabaseMonitor,
+        ServiceMetrics,
         LOGGER,
         RouteTable,
         CursorCodec,
@@ -117,6 +121,7 @@ export class AppModule {
         ConsoleController,
         PlatformOpsController,
         SystemStatusController,
+        MetricsController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
