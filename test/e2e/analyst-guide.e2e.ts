@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { useTestPlatform } from '../support/api';
 import { fencedBlocks, readDoc, ROOT, runBash } from '../support/guide';
-import { activeMerchant, vaultedCredential } from '../support/payments';
+import { activeMerchant, charge, vaultedCredential } from '../support/payments';
 import { buildOnce } from '../support/process';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -57,20 +57,13 @@ describe('the analyst guide', () => {
     const card = await vaultedCredential(platform(), partner, merchant, { customerId: customer.body.id });
     const page = await partner.client.post('/hpp/sessions', { merchant_id: merchant, amount: '12.00' });
     expect(page.status).toBe(201);
-    const sale = await partner.client.post('/transactions', {
-      type: 'SALE',
-      merchant_id: merchant,
-      amount: '25.00',
-      currency: 'USD',
-      vault_token: card.vaultToken,
-      use_type: 'ONE_TIME_FUTURE',
-    });
-    expect(sale.body.state).toBe('CAPTURED');
+    const sale = await charge(partner, merchant, card.vaultToken);
+    expect(sale.state).toBe('CAPTURED');
     expect((await operator.post('/platform/settlement/run', {})).status).toBe(200);
     const refund = await partner.client.post('/transactions', {
       type: 'PARTIAL_REFUND',
       merchant_id: merchant,
-      parent_transaction_id: sale.body.id,
+      parent_transaction_id: sale.id,
       amount: '5.00',
     });
     expect(refund.status).toBe(200);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { OPERATOR_KEY, useTestPlatform } from '../support/api';
 import { assign, expectedLines, fencedBlocks, readDoc, ROOT, runBash } from '../support/guide';
-import { activeMerchant, CHECKING, draftMerchant, vaultedCredential } from '../support/payments';
+import { activeMerchant, charge, CHECKING, draftMerchant, vaultedCredential } from '../support/payments';
 import { buildOnce } from '../support/process';
 
 const GUIDE = 'docs/guides/operator-guide.md';
@@ -31,26 +31,12 @@ describe('the operator guide', () => {
     expect((await partner.client.post(`/merchants/${submitted}/submit`)).status).toBe(200);
     const active = await activeMerchant(operator, partner);
     const card = await vaultedCredential(platform(), partner, active);
-    const sale = await partner.client.post('/transactions', {
-      type: 'SALE',
-      merchant_id: active,
-      amount: '25.00',
-      currency: 'USD',
-      vault_token: card.vaultToken,
-      use_type: 'ONE_TIME_FUTURE',
-    });
-    expect(sale.body.state).toBe('CAPTURED');
+    const sale = await charge(partner, active, card.vaultToken);
+    expect(sale.state).toBe('CAPTURED');
     await partner.client.put('/config/feature-flags/me/ach_payments', { enabled: true });
     const bank = await vaultedCredential(platform(), partner, active, { instrument: CHECKING });
-    const ach = await partner.client.post('/transactions', {
-      type: 'ACH_DEBIT',
-      merchant_id: active,
-      amount: '40.00',
-      currency: 'USD',
-      vault_token: bank.vaultToken,
-      use_type: 'ONE_TIME_FUTURE',
-    });
-    expect(ach.body.state).toBe('SUBMITTED');
+    const ach = await charge(partner, active, bank.vaultToken, { type: 'ACH_DEBIT', amount: '40.00' });
+    expect(ach.state).toBe('SUBMITTED');
 
     const blocks = fencedBlocks(readDoc(GUIDE));
     expect(blocks.filter((b) => b.marker)).toEqual([]); // nothing is left out
@@ -67,8 +53,8 @@ describe('the operator guide', () => {
           OP: OPERATOR_KEY,
           PARTNER: partner.id,
           MERCHANT: submitted,
-          SALE: sale.body.id,
-          ACH: ach.body.id,
+          SALE: sale.id,
+          ACH: ach.id,
         }),
       { cwd: ROOT, env: { DATABASE_URL: service.infra.databaseUrl, DATA_DIR: dataDir } },
     );

@@ -1,9 +1,15 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../../libs/platform/src/database/embedded-postgres';
 import { assign, expectedLines, fencedBlocks, readDoc, ROOT, runBash, UUID } from '../support/guide';
-import { buildOnce, startProcess, waitForHealth, type ServiceProcess } from '../support/process';
+import {
+  buildOnce,
+  startProcess,
+  stopAndRemove,
+  waitForHealth,
+  type ServiceProcess,
+} from '../support/process';
 
 const GUIDE = 'docs/guides/partner-quickstart.md';
 /**
@@ -20,13 +26,7 @@ describe('the partner quickstart guide', () => {
     dataRoot = mkdtempSync(path.join(tmpdir(), 'partner-quickstart-'));
     chmodSync(dataRoot, 0o755); // the embedded server may run as the `postgres` user
   }, 120_000);
-  afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGTERM');
-      await service.exited;
-    }
-    rmSync(dataRoot, { recursive: true, force: true });
-  });
+  afterAll(() => stopAndRemove(service, dataRoot), 60_000);
 
   it('takes a partner from the operator key to a verified transaction.approved webhook', async () => {
     const blocks = fencedBlocks(readDoc(GUIDE));
