@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are JSON the tests inspect freely */
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { RATE_LIMITS, reservationSize } from '../../libs/platform/src/auth/rate-limiter';
