@@ -31,8 +31,7 @@ export function routesOfTheApp(app: Pick<INestApplication, 'get'>): Route[] {
       if (path === undefined) continue;
       const method = METHODS[Reflect.getMetadata(METHOD_METADATA, handler) as number];
       const access = (Reflect.getMetadata(ACCESS, handler) ?? Reflect.getMetadata(ACCESS, controller)) as
-        | RouteAccess
-        | undefined;
+        RouteAccess | undefined;
       for (const p of Array.isArray(path) ? path : [path]) {
         const full = ['/api/v1', base, p]
           .map((part) => part.replace(/^\/+|\/+$/g, ''))

@@ -114,7 +114,11 @@ describe('configuration', () => {
       /HTTP_REQUEST_TIMEOUT_MS="10000": must not be below HTTP_HEADERS_TIMEOUT_MS/,
     ],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', { HTTP_KEEP_ALIVE_TIMEOUT_MS: '-5' }, /HTTP_KEEP_ALIVE_TIMEOUT_MS/],
-    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/8,caddy' }, /TRUST_PROXY="caddy": must be a comma-separated list/],
+    [
+      'TRUST_PROXY',
+      { TRUST_PROXY: '10.0.0.0/8,caddy' },
+      /TRUST_PROXY="caddy": must be a comma-separated list/,
+    ],
     ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY="10.0.0.0\/33"/],
     ['TRUST_PROXY', { TRUST_PROXY: 'true' }, /TRUST_PROXY="true"/],
   ];
