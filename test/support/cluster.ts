@@ -43,7 +43,7 @@ export class Member {
 
   async start(): Promise<void> {
     this.proc = startProcess(this.env);
-    await waitForHealth(this.base, this.proc);
+    await waitForHealth(this.base, this.proc, 120_000);
   }
 
   /** `kill -9`: no shutdown of any kind. */
@@ -94,8 +94,10 @@ export class Cluster {
     }
     const cluster = new Cluster(members, dataRoot);
     try {
-      // All at once, as replicas start: the migrations' advisory locks make one of them apply each.
-      await Promise.all(members.map((member) => member.start()));
+      // One after another: on a busy 2-core machine a dozen connections opening at once per process
+      // can take longer than the pools wait for them. (Replicas starting together is covered by
+      // the migrations' advisory locks: data-source.ts, migrate-with-lock.ts.)
+      for (const member of members) await member.start();
     } catch (error) {
       await cluster.stop();
       throw error;
