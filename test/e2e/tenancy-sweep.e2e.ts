@@ -87,6 +87,10 @@ describe('tenancy sweep: another partner’s id, on every route that takes one',
     for (const res of [customer, sale, session, flow, endpoint, terminal]) {
       if (res.status >= 300) throw new Error(`fixture: ${res.status} ${res.text}`);
     }
+    // A settlement batch of the merchant: the end-of-day run settles its SALE.
+    const run = await op.post('/platform/settlement/run', { merchant_id: merchantId });
+    if (run.status !== 200 || !run.body.data?.[0])
+      throw new Error(`settlement run: ${run.status} ${run.text}`);
     const deliveries = await eventually(
       () => partner.client.get(`/webhook-endpoints/${endpoint.body.id}/deliveries`),
       (res) => res.body.data?.length > 0,
@@ -105,6 +109,7 @@ describe('tenancy sweep: another partner’s id, on every route that takes one',
       endpointId: endpoint.body.id,
       deliveryId: deliveries.body.data[0].id,
       terminalId: terminal.body.id,
+      batchId: run.body.data[0].id,
     };
   }
 
