@@ -542,6 +542,25 @@ describe('settlement reconciliation: processor reports, exceptions, resolution a
     expect(await sweep()).toMatchObject({ missingReports: 0, unsettledTransactions: 0, latePresentments: 0 });
   });
 
+  it('the operator lists every partner’s exceptions, filtered strictly, partner by partner', async () => {
+    const mine = await operator().get(
+      `/platform/reconciliation-exceptions?state=OPEN&partner_id=${partner.id}`,
+    );
+    expect(mine.status).toBe(200);
+    const ids = mine.body.data.map((x: any) => x.id);
+    for (const type of ['MISSING_BATCH', 'UNSETTLED_TRANSACTION', 'LATE_PRESENTMENT']) {
+      expect(ids).toContain(exceptionOf[type].id);
+    }
+    expect(mine.body.data.every((x: any) => x.state === 'OPEN')).toBe(true);
+    const theirs = await operator().get(`/platform/reconciliation-exceptions?partner_id=${other.id}`);
+    expect(theirs.body.data.map((x: any) => x.id)).not.toContain(exceptionOf.MISSING_BATCH.id);
+    expectValidationError(await operator().get('/platform/reconciliation-exceptions?state=SHUT'), ['state']);
+    expectValidationError(await operator().get('/platform/reconciliation-exceptions?partner_id=nope'), [
+      'partner_id',
+    ]);
+    expectProblem(await partner.client.get('/platform/reconciliation-exceptions'), 403, 'unauthorized');
+  });
+
   it('the clock-driven exceptions auto-resolve: the report arrives, the entry and the capture settle', async () => {
     const quiet = await report(batch.quiet.id, {
       lines: [{ transaction_id: tx.quiet.id, amount: '15.00', settled_at: '2026-11-24T01:00:00Z' }],

@@ -20,14 +20,14 @@ export interface ExceptionFilters {
   severity?: Severity;
 }
 
-/** The conditions of a list: the partner's rows, narrowed by each filter given. */
+/** The conditions of a list: the partner's rows (every partner's for an operator: null), narrowed by each filter given. */
 function conditions(
-  partnerId: string,
+  partnerId: string | null,
   filters: Record<string, string | undefined>,
   columns: Record<string, string>,
 ) {
-  const where = ['partner_id = $1'];
-  const params: unknown[] = [partnerId];
+  const where = partnerId === null ? ['true'] : ['partner_id = $1'];
+  const params: unknown[] = partnerId === null ? [] : [partnerId];
   for (const [name, column] of Object.entries(columns)) {
     const value = filters[name];
     if (value !== undefined) where.push(`${column} = $${params.push(value)}`);
@@ -52,11 +52,22 @@ export class SettlementLists {
     return listSnapshots<SettlementBatch>(this.pool, 'settlement_batch_list', where, params, page);
   }
 
-  exceptions(partnerId: string, filters: ExceptionFilters, page: PageRequest) {
+  /** A partner's exceptions, or every partner's (`null`: the operator's console and list). */
+  exceptions(
+    partnerId: string | null,
+    filters: ExceptionFilters & { partnerId?: string },
+    page: PageRequest,
+  ) {
     const { where, params } = conditions(
       partnerId,
       { ...filters },
-      { merchantId: 'merchant_id', state: 'state', type: 'type', severity: 'severity' },
+      {
+        merchantId: 'merchant_id',
+        state: 'state',
+        type: 'type',
+        severity: 'severity',
+        ...(partnerId === null ? { partnerId: 'partner_id' } : {}),
+      },
     );
     return listSnapshots<ReconciliationException>(
       this.pool,
