@@ -23,6 +23,7 @@ import { PostgresRateWindows } from '../../../libs/platform/src/auth/rate-window
 import { PeriodicTask } from '../../../libs/platform/src/scheduling/periodic-task';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { WEBHOOK_QUEUE_GAUGES } from '../../../libs/webhooks/src';
+import { recurringGauges } from '../../../libs/recurring/src';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS, PROJECTORS } from '../../../projections';
 
@@ -154,7 +155,11 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     });
     database.start();
 
-    const metrics = new ServiceMetrics({ pool, projections, gauges: [...WEBHOOK_QUEUE_GAUGES] });
+    const metrics = new ServiceMetrics({
+      pool,
+      projections,
+      gauges: [...WEBHOOK_QUEUE_GAUGES, ...recurringGauges(clock)],
+    });
 
     return {
       config,
