@@ -3,7 +3,7 @@ import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { EventStore } from '../../../libs/event-store/src';
-import { KurrentDbEventStore, PostgresEventStore } from '../../../libs/event-store/src';
+import { connectKurrentDb, PostgresEventStore } from '../../../libs/event-store/src';
 import { OperatorKey, resolveOperatorKey } from '../../../libs/platform/src/auth/operator-key';
 import { SealedBox } from '../../../libs/platform/src/crypto/sealed-box';
 import { resolveVaultKey } from '../../../libs/platform/src/crypto/vault-key';
@@ -98,7 +98,7 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
 
     let eventStore: EventStore;
     if (config.eventStoreUrl) {
-      eventStore = KurrentDbEventStore.fromConnectionString(config.eventStoreUrl, clock);
+      eventStore = await connectKurrentDb(config.eventStoreUrl, clock);
     } else {
       await PostgresEventStore.migrate(pool);
       eventStore = new PostgresEventStore(pool, clock);
