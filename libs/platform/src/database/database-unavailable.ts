@@ -60,7 +60,8 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     return true;
   }
   if (typeof type === 'string' && UNAVAILABLE_KURRENTDB_TYPES.has(type)) return true;
-  if (typeof code === 'number' && typeof details === 'string' && UNAVAILABLE_GRPC_CODES.has(code)) return true;
+  if (typeof code === 'number' && typeof details === 'string' && UNAVAILABLE_GRPC_CODES.has(code))
+    return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
   if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
   return isDatabaseUnavailable(driverError, depth + 1) || isDatabaseUnavailable(cause, depth + 1);
