@@ -36,8 +36,10 @@ const PROCESSES = 3;
 const MiB = 1024 * 1024;
 /** How often the soak reads the projections' lag (from each process in turn). */
 const LAG_EVERY_MS = 1_000;
-/** The soak's memory at its start is read this far into it (after the warm-up). */
-const MEMORY_START_MS = 10_000;
+/** How often the soak reads each process's memory. */
+const MEMORY_EVERY_MS = 5_000;
+/** The soak's memory at its start and at its end: over its first and its last minute. */
+const MEMORY_WINDOW_MS = 60_000;
 const MEMORY_GROWTH_LIMIT = 0.1;
 
 export interface ScaleBenchOptions {
@@ -106,6 +108,48 @@ function rssMiB(pid: number): number {
     .split('\n')
     .find((l) => l.startsWith('VmRSS:'));
   return (Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024) / MiB;
+}
+
+interface MemorySample {
+  /** ms since the soak started */
+  at: number;
+  rss: number;
+  /** V8 heap in use (`nodejs_heap_size_used_bytes` of the process's metrics), MiB */
+  heapUsed: number;
+}
+
+/** One reading of a process's memory: RSS from the kernel, the heap in use from its metrics. */
+async function memoryOf(proc: ServiceProcess, operator: string, at: number): Promise<MemorySample> {
+  const res = await fetch(`${proc.url}/api/v1/platform/metrics`, {
+    headers: { authorization: `Bearer ${operator}` },
+  });
+  const heap = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(await res.text());
+  return { at, rss: rssMiB(proc.child.pid!), heapUsed: heap ? Number(heap[1]) / MiB : NaN };
+}
+
+/**
+ * A process's memory over the soak's first and last minute: the median RSS of each (V8 grows its
+ * heap by tens of MiB before each full collection and gives little back at once, so one reading
+ * can land on either side of that swing), the highest RSS, and the lowest heap in use of each
+ * minute (what is left after collections: a leak raises it).
+ */
+function memoryOver(samples: MemorySample[], soakMs: number) {
+  const window = Math.min(MEMORY_WINDOW_MS, soakMs / 3);
+  const first = samples.filter((x) => x.at <= window);
+  const last = samples.filter((x) => x.at >= soakMs - window);
+  const medianRss = (xs: MemorySample[]) =>
+    percentile(
+      xs.map((x) => x.rss).sort((a, b) => a - b),
+      50,
+    );
+  const heapFloor = (xs: MemorySample[]) => Math.min(...xs.map((x) => x.heapUsed));
+  return {
+    start: medianRss(first),
+    end: medianRss(last),
+    peak: Math.max(...samples.map((x) => x.rss)),
+    heapStart: heapFloor(first),
+    heapEnd: heapFloor(last),
+  };
 }
 
 interface Lag {
@@ -324,9 +368,18 @@ export async function benchScale(options: ScaleBenchOptions): Promise<ScaleBench
     console.log(
       `several processes: soak, ${options.soakMs / 1000} s at ${rate.toFixed(0)} SALEs/s on three processes...`,
     );
-    const pids = processes.map((p) => p.child.pid!);
     const lags: Lag[] = [];
-    let memoryAtStart: number[] = [];
+    const memory: MemorySample[][] = processes.map(() => []);
+    const soakStarted = performance.now();
+    const memorySampler = setInterval(() => {
+      const at = performance.now() - soakStarted;
+      processes.forEach((proc, i) =>
+        memoryOf(proc, setup.operator, at).then(
+          (m) => memory[i].push(m),
+          () => undefined,
+        ),
+      );
+    }, MEMORY_EVERY_MS);
     let sample = 0;
     const sampler = setInterval(() => {
       const url = processes[sample++ % processes.length].url;
@@ -335,16 +388,14 @@ export async function benchScale(options: ScaleBenchOptions): Promise<ScaleBench
         () => undefined,
       );
     }, LAG_EVERY_MS);
-    const atStart = setTimeout(() => (memoryAtStart = pids.map(rssMiB)), MEMORY_START_MS);
     const soak = await measured({
       partners,
       urls: processes.map((p) => p.url),
       durationMs: options.soakMs,
       ratePerSecond: rate,
     });
-    const memoryAtEnd = pids.map(rssMiB);
     clearInterval(sampler);
-    clearTimeout(atStart);
+    clearInterval(memorySampler);
     // Once the load stops, the projectors catch up: how long that takes, seen from the first process.
     const drainStarted = performance.now();
     let finalLag = await worstLag(processes[0].url, setup.operator);
@@ -359,8 +410,7 @@ export async function benchScale(options: ScaleBenchOptions): Promise<ScaleBench
       spread,
       rate,
       soak,
-      memoryAtStart,
-      memoryAtEnd,
+      memory: memory.map((samples) => memoryOver(samples, options.soakMs)),
       lags,
       finalLag,
       drainSeconds,
@@ -379,8 +429,7 @@ function report(
     spread: { run: Measured; range: string };
     rate: number;
     soak: Measured;
-    memoryAtStart: number[];
-    memoryAtEnd: number[];
+    memory: ReturnType<typeof memoryOver>[];
     lags: Lag[];
     finalLag: Lag;
     drainSeconds: number;
@@ -388,7 +437,7 @@ function report(
     errors: number;
   },
 ): ScaleBenchResult {
-  const growth = r.memoryAtStart.map((start, i) => (r.memoryAtEnd[i] - start) / start);
+  const growth = r.memory.map((m) => (m.end - m.start) / m.start);
   const worstGrowth = Math.max(...growth);
   const lags = r.lags.map((l) => l.lag).sort((a, b) => a - b);
   const furthest = r.lags.reduce<Lag>((worst, l) => (l.lag > worst.lag ? l : worst), {
@@ -402,9 +451,9 @@ function report(
     return `| ${label} | ${x.ok} | ${x.seconds.toFixed(2)} | ${Math.round(x.rate)} | ${x.p50Ms.toFixed(1)} | ${x.p99Ms.toFixed(1)} | ${failures(x)} | ${machine(m.run)} | median; range ${m.range} over ${options.rounds} runs |`;
   };
   const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
-  const memoryRows = r.memoryAtStart.map(
-    (start, i) =>
-      `| process ${i + 1} | ${start.toFixed(0)} | ${r.memoryAtEnd[i].toFixed(0)} | ${pct(growth[i])} |`,
+  const memoryRows = r.memory.map(
+    (m, i) =>
+      `| process ${i + 1} | ${m.start.toFixed(0)} | ${m.end.toFixed(0)} | ${pct(growth[i])} | ${m.peak.toFixed(0)} | ${m.heapStart.toFixed(0)} → ${m.heapEnd.toFixed(0)} |`,
   );
   const soakLength =
     options.soakMs % 60_000 === 0 ? `${options.soakMs / 60_000} min` : `${options.soakMs / 1000} s`;
@@ -431,9 +480,11 @@ ${row('one process', r.single)}
 ${row('three processes, round robin', r.spread)}
 
 Three processes on two cores add no CPU: the service's thread and PostgreSQL already share the two
-cores (see "Where a SALE's time goes" above), so three Node processes divide the same time, and each
-keeps its own caches, pools and projector loops. The rows show what crossing processes costs, and that
-nothing breaks or is doubled.
+cores (see "Where a SALE's time goes" above), so three Node processes divide the same time. And each
+of them runs every projector: every process's loops read each event, and each batch takes a turn on
+the projector's checkpoint row in every process, a short transaction each time
+([adr/0003](adr/0003-projections.md#several-processes)); a SALE waits for its own process's
+transaction list. The rows show what crossing processes costs, and that nothing breaks or is doubled.
 
 ### Soak: three processes, ${soakLength} at half the single-process rate
 
@@ -445,8 +496,14 @@ said to send it, so a service falling behind shows in the latencies.
 |---:|---:|---:|---:|---:|---:|---|---|---:|
 | ${r.rate.toFixed(1)} | ${s.rate.toFixed(1)} | ${s.ok} | ${s.p50Ms.toFixed(1)} | ${s.p95Ms.toFixed(1)} | ${s.p99Ms.toFixed(1)} | ${failures(s)} | ${machine(r.soak)} |
 
-| process | RSS ${MEMORY_START_MS / 1000} s in, MiB | RSS at the end, MiB | growth |
-|---|---:|---:|---:|
+Memory of each process, read every ${MEMORY_EVERY_MS / 1000} s: RSS from the kernel, the V8 heap in use from its
+\`GET /platform/metrics\`. Start and end are the medians of the soak's first and last minute: V8 lets
+its heap grow by tens of MiB before each full collection and the RSS follows it, so a single reading
+moves by up to a third depending on where in that cycle it falls. The lowest heap in use of each
+minute is what collections leave: a leak would raise it.
+
+| process | RSS first minute, MiB | RSS last minute, MiB | growth | RSS peak, MiB | heap in use after collections, first → last minute, MiB |
+|---|---:|---:|---:|---:|---:|
 ${memoryRows.join('\n')}
 
 Projection lag: the events the projector furthest behind had left to apply, read from
