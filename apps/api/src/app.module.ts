@@ -31,6 +31,7 @@ import { TerminalsModule } from '../../../libs/terminals/src';
 import { WebhooksModule } from '../../../libs/webhooks/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
+import { OpenApiController } from './openapi/openapi.controller';
 import { ProblemsController } from './problems/problems.controller';
 import { ConsoleController } from './console/console.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
@@ -117,6 +118,7 @@ export class AppModule {
         ConsoleController,
         PlatformOpsController,
         SystemStatusController,
+        OpenApiController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
