@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -33,7 +34,7 @@ import {
   swapInShadowTables,
 } from './shadow-tables';
 
-export type ProjectorState = 'catching_up' | 'running' | 'rebuilding' | 'failed' | 'stopped';
+export type ProjectorState = z.infer<typeof ProjectorStatusResource>['state'];
 
 /** A projector's health as operators see it; bigints as decimal strings. */
 /** Told after each batch a rebuild applies: how far it is, and the head it aims for (read at its start). */
@@ -42,22 +43,23 @@ export type RebuildProgress = (progress: { position: bigint; head: bigint }) => 
 /** How many events a status call reads at most to count each projector's lag. */
 export const LAG_SCAN_LIMIT = 10_000;
 
-export interface ProjectorStatus {
-  name: string;
-  state: ProjectorState;
-  checkpoint: string;
-  head: string;
-  /**
-   * Events of this projector's types after its checkpoint: what it still has to apply (events it
-   * ignores are not lag). Exact up to {@link LAG_SCAN_LIMIT} events past the slowest checkpoint;
-   * past that, every unscanned event is counted too, so the figure is then an upper bound.
-   */
-  lag: number;
-  /** head - checkpoint, never negative: how far behind the head of the log its checkpoint is. */
-  behind_head: number;
-  last_error: string | null;
-  error_position: string | null;
-}
+export const ProjectorStatusResource = z
+  .strictObject({
+    name: z.string(),
+    state: z.enum(['catching_up', 'running', 'rebuilding', 'failed', 'stopped']),
+    checkpoint: z.string().meta({ description: 'The global position applied last (a 64-bit integer as a string).' }),
+    head: z.string().meta({ description: 'The head of the event log when read.' }),
+    lag: z.int().min(0).meta({
+      description:
+        'Events of this projector’s types after its checkpoint: what it still has to apply (an upper bound past the scan limit).',
+    }),
+    behind_head: z.int().min(0).meta({ description: 'head − checkpoint.' }),
+    last_error: z.string().nullable(),
+    error_position: z.string().nullable(),
+  })
+  .meta({ id: 'ProjectorStatus' });
+
+export type ProjectorStatus = z.infer<typeof ProjectorStatusResource>;
 
 /**
  * How workers hear of appends between polls:

@@ -66,6 +66,20 @@ export const ApiKeyResource = z
   })
   .meta({ id: 'ApiKey' });
 
+/** A row of the operator's partner list. */
+export const PartnerListItemResource = z
+  .strictObject({
+    id: Uuid,
+    name: z.string(),
+    contact_email: z.string(),
+    state: z.enum(PARTNER_STATES),
+    certification_status: z.enum(CERTIFICATION_STATUSES),
+    rate_limit_tier: z.enum(RATE_LIMIT_TIERS),
+    created_at: Timestamp,
+    version: z.int(),
+  })
+  .meta({ id: 'PartnerListItem' });
+
 /** The spec's Partner resource (partner-identity read and the operator's partner read). */
 export function toPartnerResource(
   partner: Partner,

@@ -18,7 +18,7 @@ export interface RouteDescription {
    */
   response: z.ZodType | null | { mediaType: string; description?: string; schema?: Record<string, unknown> };
   /** Other success answers a route gives (a 303 redirect…), by status. */
-  otherResponses?: Record<number, { description: string; mediaType?: string }>;
+  otherResponses?: Record<number, { description: string; schema?: z.ZodType; mediaType?: string }>;
   /**
    * Problem statuses this route answers besides those every route of its kind may give (see
    * `commonErrorStatuses`): 404 for a record that is not found, 409, 422, 501, 502…

@@ -401,7 +401,11 @@ export function buildOpenApiDocument(routes: readonly DiscoveredRoute[], options
       responses[status] = {
         description: other.description,
         headers,
-        ...(other.mediaType ? { content: { [other.mediaType]: { schema: { type: 'string' } } } } : {}),
+        ...(other.schema
+          ? { content: { 'application/json': { schema: schemas.ref(other.schema) } } }
+          : other.mediaType
+            ? { content: { [other.mediaType]: { schema: { type: 'string' } } } }
+            : {}),
       };
     }
     const errors = new Set([...commonErrorStatuses(route, description), ...(description.errors ?? [])]);

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { DateOnly, MoneyInput } from '../../../../platform/src/openapi/wire-schemas';
 import { parseAmount } from '../../../../platform/src/money/amount';
 import type { FieldError } from './fee-errors';
 import {
@@ -38,6 +40,53 @@ const MONEY_MESSAGES = {
   too_many_decimals: 'must have at most 2 decimals',
   unknown_currency: 'has an unsupported currency',
 } as const;
+
+const rate = (max: number) => z.int().min(0).max(max).meta({ description: 'Basis points (1 bp = 0.01%).' });
+
+/** The shape of `PUT /merchants/{merchantId}/fee-profile` (docs/fees.md); rules beyond it below. */
+export const FeeProfileRequestSchema = z
+  .strictObject({
+    pricing_model: z.enum(PRICING_MODELS),
+    currency: z.literal('USD').nullish(),
+    card_rate_bps: rate(MAX_RATE_BPS),
+    card_fixed_fee: MoneyInput,
+    tiered_rates: z
+      .strictObject({ mid_qualified_bps: rate(MAX_RATE_BPS), non_qualified_bps: rate(MAX_RATE_BPS) })
+      .nullish()
+      .meta({ description: 'Required with pricing_model TIERED, refused otherwise.' }),
+    cost_of_acceptance_bps: rate(MAX_RATE_BPS).nullish(),
+    ach_rate_bps: rate(MAX_RATE_BPS),
+    ach_fixed_fee: MoneyInput,
+    ach_fee_cap: MoneyInput.nullish(),
+    monthly_fee: MoneyInput,
+    effective_date: DateOnly,
+  })
+  .meta({ id: 'FeeProfileRequest' });
+
+/** The shape of `PUT /merchants/{merchantId}/fee-settings/convenience-fee`. */
+export const ConvenienceFeeRequestSchema = z
+  .strictObject({
+    enabled: z.boolean(),
+    amount_type: z.enum(CONVENIENCE_FEE_AMOUNT_TYPES).nullish().meta({ description: 'Required when enabled.' }),
+    currency: z.literal('USD').nullish(),
+    fixed_amount: MoneyInput.nullish().meta({ description: 'amount_type FIXED only.' }),
+    percent_bps: z.int().min(1).max(MAX_CONVENIENCE_FEE_PERCENT_BPS).nullish().meta({
+      description: 'amount_type PERCENT only.',
+    }),
+    min_amount: MoneyInput.nullish(),
+    max_amount: MoneyInput.nullish(),
+    applies_to: z.array(z.enum(FEE_PAYMENT_METHODS)).nullish(),
+  })
+  .meta({ id: 'ConvenienceFeeRequest' });
+
+/** The shape of `PUT /merchants/{merchantId}/fee-settings/surcharge`. */
+export const SurchargeRequestSchema = z
+  .strictObject({
+    enabled: z.boolean(),
+    percent_bps: z.int().min(1).max(MAX_SURCHARGE_REQUEST_BPS).nullish().meta({ description: 'Required when enabled.' }),
+    card_types: z.array(z.enum(CARD_TYPES)).nullish().meta({ description: 'Only `credit` may be surcharged.' }),
+  })
+  .meta({ id: 'SurchargeRequest' });
 
 /** Collects errors while reading one body. */
 class Reader {
