@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import { formatAmount } from '../../../platform/src/money/amount';
+import { DateOnly, Money, Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
+import { REPORTING_BASES, SETTLEMENT_BATCH_STATES, TRIGGER_TYPES } from './settlement-batch-states';
 import type { SettlementBatch } from './settlement-batch';
 import type { SettlementBatchMember } from './settlement-batch-events';
 
@@ -12,7 +15,38 @@ export const MEMBER_MATCH_STATE_RECORDED = 'RECORDED';
  * `vendor_status`, `fees`, `net_amount`, `reconciled_at`) are null until it arrives;
  * `held_reason` is null unless a batch is held. Extension beyond the spec's list: `currency`.
  */
-export function toBatchResource(b: SettlementBatch) {
+export const SettlementBatchSchema = z
+  .strictObject({
+    id: Uuid,
+    merchant_id: Uuid,
+    state: z.enum(SETTLEMENT_BATCH_STATES),
+    reporting_basis: z.enum(REPORTING_BASES),
+    processing_account: z.strictObject({ merchant_id: Uuid, processor_key: z.string() }),
+    vendor_status: z.string().nullable(),
+    gateway_batch_id: z.string(),
+    processor_batch_id: z.string().nullable(),
+    closed_settlement_batch_id: z.string().nullable(),
+    vendor_settlement_batch_id: z.string().nullable(),
+    transaction_count: z.int().min(0),
+    total_amount: Money.nullable(),
+    fees: Money.nullable(),
+    net_amount: Money.nullable(),
+    currency: z.string(),
+    expected_settled_count: z.int().min(0),
+    observed_member_count: z.int().min(0),
+    observed_member_amount: Money.nullable(),
+    run_date_utc: Timestamp,
+    completed_at_utc: Timestamp.nullable(),
+    trigger_type: z.enum(TRIGGER_TYPES),
+    settlement_date: DateOnly,
+    expected_by: Timestamp.nullable(),
+    held_reason: z.string().nullable(),
+    reconciled_at: Timestamp.nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'SettlementBatch' });
+
+export function toBatchResource(b: SettlementBatch): z.infer<typeof SettlementBatchSchema> {
   const money = (minor: string | null) => (minor === null ? null : formatAmount(BigInt(minor), b.currency));
   return {
     id: b.id,

@@ -2,10 +2,15 @@ import { DomainError } from '../../../platform/src/problem';
 import { amountProblemMessage, parseAmount } from '../../../platform/src/money/amount';
 import { isUseType, type UseType, isVaultTokenFormat } from '../../../vault/src/domain';
 import { customFieldValuesFormErrors } from '../../../merchants/src/domain';
+import { z } from 'zod';
+import { CustomFieldValue, MoneyInput, Uuid } from '../../../platform/src/openapi/wire-schemas';
+import { USE_TYPES } from '../../../vault/src/domain';
+import { REFUND_REASONS, REVERSAL_DESCRIPTION_MAX, REVERSAL_REASON_CODES } from './rules';
 import { validateRefundReason, validateReversalReason } from './rules';
 import type { FieldError } from './transaction-errors';
 import {
   isFollowUpType,
+  THREE_DS_FAILURE_REASONS,
   TRANSACTION_TYPES,
   type FollowUpType,
   type TransactionType,
@@ -81,6 +86,118 @@ const FIELDS: Partial<Record<TransactionType, readonly string[]>> = {
   PARTIAL_REFUND: ['type', 'merchant_id', 'parent_transaction_id', 'amount', 'refund_reason'],
   ACH_REVERSAL: ['type', 'merchant_id', 'parent_transaction_id', 'reversal_reason'],
 };
+
+// ---------------------------------------------------------------------------------------------
+// The body's shape as a schema (docs/adr/0007-openapi-from-code.md): a union discriminated by
+// `type`, one member per type this API serves. The rules a schema cannot say (amounts above zero,
+// tax within the amount, level 3 arithmetic, the merchant's custom fields) are checked below and
+// by the handler.
+// ---------------------------------------------------------------------------------------------
+
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
+const ascii = (max: number) => z.string().min(1).max(max);
+
+export const Level2DataSchema = z
+  .strictObject({
+    po_number: ascii(25),
+    merchant_zip: z.string().regex(/^[0-9]{5}(-[0-9]{4})?$/),
+  })
+  .meta({ id: 'Level2Data' });
+
+export const Level3LineItemSchema = z
+  .strictObject({
+    product_code: optional(ascii(12)),
+    commodity_code: optional(ascii(12)),
+    description: ascii(35),
+    upc: optional(z.string().regex(/^[0-9]{1,12}$/)),
+    invoice_number: optional(ascii(25)),
+    tax_type: optional(ascii(4)),
+    quantity: z.string().meta({ description: 'A decimal string above zero, at most 4 decimals.' }),
+    unit_of_measure: optional(ascii(12)),
+    unit_price: MoneyInput,
+    discount_amount: optional(MoneyInput),
+    total_amount: MoneyInput,
+    tax_amount: optional(MoneyInput),
+    tax_rate: optional(z.string().meta({ description: 'A percentage 0–100 as a decimal string.' })),
+    extended_amount: optional(MoneyInput),
+    freight_amount: optional(MoneyInput),
+    duty_amount: optional(MoneyInput),
+    tax_included: optional(z.boolean()),
+  })
+  .meta({ id: 'Level3LineItem' });
+
+export const Level3DataSchema = z
+  .strictObject({
+    ship_from_zip: optional(z.string().max(10)),
+    destination_zip: optional(z.string().max(10)),
+    destination_country_code: optional(z.string().regex(/^[A-Z]{3}$/)),
+    invoice_number: optional(ascii(25)),
+    order_number: optional(ascii(25)),
+    duty_amount: optional(MoneyInput),
+    freight_amount: optional(MoneyInput),
+    discount_amount: optional(MoneyInput),
+    line_items: z.array(Level3LineItemSchema).min(1).max(99),
+  })
+  .meta({ id: 'Level3Data' });
+
+const chargeFields = {
+  merchant_id: Uuid,
+  amount: MoneyInput,
+  currency: z.literal('USD'),
+  vault_token: z.string().regex(/^cvt_/).meta({ description: 'A vault entry (`cvt_…`): the only instrument accepted.' }),
+  use_type: z.enum(USE_TYPES),
+  customer_id: optional(Uuid),
+  custom_fields: optional(z.array(CustomFieldValue)),
+  level2_data: optional(Level2DataSchema),
+  level3_data: optional(Level3DataSchema),
+  tax_amount: optional(MoneyInput),
+};
+const followUpFields = { merchant_id: Uuid, parent_transaction_id: Uuid };
+
+/** Each served `type`'s body: exactly its fields (CONTRACT §5a). */
+export const TransactionRequestSchema = z
+  .discriminatedUnion('type', [
+    z
+      .strictObject({ type: z.literal('SALE'), ...chargeFields })
+      .meta({ title: 'SALE', description: 'A card charge on a vault token, authorised and captured at once.' }),
+    z.strictObject({ type: z.literal('ACH_DEBIT'), ...chargeFields, sec_code: optional(z.enum(SEC_CODES)) }).meta({
+      title: 'ACH_DEBIT',
+      description: 'A debit of an ACH vault entry; answers SUBMITTED.',
+    }),
+    ...(['VOID', 'AUTH_REVERSAL', 'REFUND', 'ACH_VOID', 'ACH_REFUND'] as const).map((type) =>
+      z.strictObject({ type: z.literal(type), ...followUpFields }).meta({ title: type }),
+    ),
+    z
+      .strictObject({
+        type: z.literal('PARTIAL_REFUND'),
+        ...followUpFields,
+        amount: MoneyInput,
+        refund_reason: optional(z.enum(REFUND_REASONS)),
+      })
+      .meta({ title: 'PARTIAL_REFUND' }),
+    z
+      .strictObject({
+        type: z.literal('ACH_REVERSAL'),
+        ...followUpFields,
+        reversal_reason: z.strictObject({
+          code: z.enum(REVERSAL_REASON_CODES),
+          description: optional(z.string().max(REVERSAL_DESCRIPTION_MAX)),
+        }),
+      })
+      .meta({ title: 'ACH_REVERSAL', description: 'Within 5 banking days of settlement.' }),
+  ])
+  .meta({
+    id: 'TransactionRequest',
+    description:
+      'One flat body discriminated by `type`. AUTHORIZATION, CARD_VERIFICATION and the other reserved types answer 501; ACH_RETURN and RECURRING_* are the platform’s (422).',
+  });
+
+/** `POST /transactions/{id}/three-ds/complete`. */
+export const ThreeDsCompletionSchema = z
+  .strictObject({
+    outcome: z.enum(['authenticated', ...THREE_DS_FAILURE_REASONS.filter((r) => r !== 'callback_timeout')]),
+  })
+  .meta({ id: 'ThreeDsCompletion' });
 
 export interface ChargeRequest {
   kind: 'charge';
