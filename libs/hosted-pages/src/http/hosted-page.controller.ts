@@ -18,6 +18,8 @@ import { renderPaymentPage } from '../page/render';
 import { renderResultPage, type ResultPageInput } from '../page/result-page';
 import { newStyleNonce, pageSecurityHeaders } from '../page/security-headers';
 import { VERSIONED_UUID } from '../../../platform/src/validation/uuid';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { PayerFormSchema } from '../page/fields';
 
 type ResultOf<T> = T extends unknown ? Omit<T, 'styleNonce' | 'merchantName' | 'appearance'> : never;
 type ResultInput = ResultOf<ResultPageInput>;
@@ -49,6 +51,13 @@ export class HostedPageController {
 
   @Get(':sessionId')
   @PublicRoute()
+  @Describe({
+    summary: 'The payer’s hosted page (HTML form); the session id is the capability',
+    response: { mediaType: 'text/html' },
+    otherResponses: { 303: { description: 'The session is no longer pending: to its result page' } },
+    errors: [404],
+    htmlErrors: true,
+  })
   async page(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply): Promise<void> {
     const context = await this.context(sessionId);
     if (!context) return this.result(reply, 404, null, { outcome: 'not_found' });
@@ -60,6 +69,14 @@ export class HostedPageController {
 
   @Post(':sessionId')
   @PublicRoute()
+  @Describe({
+    summary: 'The payer submits the form; completed: 303 to the result page, else the form again with its errors',
+    form: { mediaType: 'application/x-www-form-urlencoded', schema: PayerFormSchema },
+    response: { mediaType: 'text/html', description: 'The form again (a field to correct)' },
+    otherResponses: { 303: { description: 'Completed: to the result page' } },
+    errors: [402, 403, 404, 410, 422, 502],
+    htmlErrors: true,
+  })
   @AcceptsFormBody()
   @WithoutIdempotencyHeader()
   @HttpCode(200)
@@ -82,6 +99,13 @@ export class HostedPageController {
 
   @Get(':sessionId/result')
   @PublicRoute()
+  @Describe({
+    summary: 'The payer’s result page (HTML)',
+    response: { mediaType: 'text/html' },
+    otherResponses: { 303: { description: 'Still pending: back to the form' } },
+    errors: [403, 404, 410],
+    htmlErrors: true,
+  })
   async resultPage(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply): Promise<void> {
     const context = await this.context(sessionId);
     if (!context) return this.result(reply, 404, null, { outcome: 'not_found' });

@@ -34,6 +34,8 @@ export interface RouteDescription {
   paged?: boolean;
   /** Exists only in sandbox (`x-sandbox-only: true`); production answers 404. */
   sandboxOnly?: boolean;
+  /** A page for people (the payer's hosted page): its refusals are HTML pages, not problem+json. */
+  htmlErrors?: boolean;
   /** Grouping in the reference page; by default the first path segment. */
   tag?: string;
 }

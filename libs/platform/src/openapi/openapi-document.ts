@@ -411,7 +411,9 @@ export function buildOpenApiDocument(routes: readonly DiscoveredRoute[], options
     const errors = new Set([...commonErrorStatuses(route, description), ...(description.errors ?? [])]);
     for (const status of [...errors].sort()) {
       if (responses[status]) continue;
-      responses[status] = { $ref: `#/components/responses/Problem${status}` };
+      responses[status] = description.htmlErrors
+        ? { description: STATUS_TEXT[status] ?? 'Error', headers, content: { 'text/html': { schema: { type: 'string' } } } }
+        : { $ref: `#/components/responses/Problem${status}` };
     }
 
     const notes: string[] = [];
