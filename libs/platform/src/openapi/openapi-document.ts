@@ -28,6 +28,8 @@ export interface DiscoveredRoute {
   /** The `@Body()` parameter's class, when it is a DTO. */
   bodyType: (new (...args: never[]) => unknown) | undefined;
   takesBody: boolean;
+  /** A write the idempotency interceptor holds to an `Idempotency-Key` (all but the opted-out). */
+  idempotencyKey: boolean;
   pathParams: { name: string; uuid: boolean }[];
 }
 
@@ -118,7 +120,7 @@ export function commonErrorStatuses(route: DiscoveredRoute, description: RouteDe
     statuses.add(429);
   }
   if (route.pathParams.length > 0) statuses.add(404);
-  if (WRITES.includes(route.method) && route.access?.tier !== 'public') {
+  if (route.idempotencyKey) {
     statuses.add(409); // idempotency_key_in_progress
     statuses.add(422); // idempotency_key_reused
   }
@@ -130,8 +132,13 @@ export function commonErrorStatuses(route: DiscoveredRoute, description: RouteDe
 }
 
 /** Whether the app's idempotency interceptor requires `Idempotency-Key` on this route. */
-export function takesIdempotencyKey(route: Pick<DiscoveredRoute, 'method' | 'access'>): boolean {
-  return WRITES.includes(route.method) && route.access?.tier !== 'public';
+export function takesIdempotencyKey(route: Pick<DiscoveredRoute, 'idempotencyKey'>): boolean {
+  return route.idempotencyKey;
+}
+
+/** The methods the idempotency interceptor holds to a key. */
+export function isWrite(method: string): boolean {
+  return WRITES.includes(method);
 }
 
 /** A zod schema as JSON Schema 2020-12, its named parts hoisted into `components`. */

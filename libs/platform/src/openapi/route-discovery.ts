@@ -3,7 +3,8 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { DiscoveryService, MetadataScanner, type ModulesContainer } from '@nestjs/core';
 import { ACCESS, FEATURE, type RouteAccess } from '../auth/access';
 import { UuidParam } from '../http/uuid-param.pipe';
-import { API_PREFIX, type DiscoveredRoute } from './openapi-document';
+import { NO_IDEMPOTENCY_HEADER } from '../idempotency/idempotency.interceptor';
+import { API_PREFIX, isWrite, type DiscoveredRoute } from './openapi-document';
 import { ROUTE_DESCRIPTION, type RouteDescription } from './describe';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'ALL', 'OPTIONS', 'HEAD', 'SEARCH'];
@@ -64,6 +65,9 @@ export function discoverRoutes(modules: ModulesContainer): DiscoveredRoute[] {
             (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === 'POST' ? 201 : 200),
           bodyType: isDtoClass(bodyType) ? bodyType : undefined,
           takesBody: bodyIndex !== undefined,
+          idempotencyKey:
+            isWrite(method) &&
+            !(Reflect.getMetadata(NO_IDEMPOTENCY_HEADER, handler) ?? Reflect.getMetadata(NO_IDEMPOTENCY_HEADER, controller)),
           pathParams,
         });
       }
