@@ -440,12 +440,16 @@ describe('authentication and authorisation', () => {
       expect(partnerWithoutScope).toEqual([]);
       // Public: the health probe, the problem pages (documentation, no data), the operator
       // console's empty page (its data comes from operator routes, with the key typed in) and the
-      // hosted page a payer opens (its session id is the capability).
+      // hosted page a payer opens (its session id is the capability), and the API's own
+      // description (the OpenAPI document and its reference page).
       expect(routes.filter((r) => r.access?.tier === 'public').map((r) => r.path)).toEqual([
         '/api/v1/health',
         '/api/v1/problems',
         '/api/v1/problems/:slug',
         '/api/v1/console',
+        '/api/v1/openapi.json',
+        '/api/v1/docs',
+        '/api/v1/docs/assets/:name',
         '/api/v1/hpp/:sessionId',
         '/api/v1/hpp/:sessionId',
         '/api/v1/hpp/:sessionId/result',

@@ -3,6 +3,7 @@ import { loadConfig } from '../../libs/platform/src/config/config';
 import { createLogger } from '../../libs/platform/src/logging/logger';
 import { startService, type RunningService } from '../../apps/api/src/server';
 import { createTestDatabase, dropTestDatabase } from './database';
+import { validatorFor, type OpenApiValidator } from './openapi-validator';
 
 export interface TestService extends RunningService {
   /** fetch against the running server: `call('GET', '/api/v1/health')`. */
@@ -31,9 +32,16 @@ export async function startTestService(
     ...env,
   });
   const service = await startService(config, options.logger ?? createLogger(config.logLevel));
+  // The document this very service serves: every exchange through `call` is checked against it.
+  const document = await fetch(`${service.url}/api/v1/openapi.json`);
+  if (document.status !== 200) {
+    await service.stop();
+    throw new Error(`GET /api/v1/openapi.json answered ${document.status}: ${await document.text()}`);
+  }
+  const validator = validatorFor(await document.text());
   return {
     ...service,
-    call: callerFor(service.url),
+    call: callerFor(service.url, validator),
     close: async () => {
       await service.stop();
       await dropTestDatabase(databaseUrl);
@@ -41,15 +49,20 @@ export async function startTestService(
   };
 }
 
-/** `call(method, path, {body, headers})` against a server at `baseUrl`; a JSON body unless a string. */
-export function callerFor(baseUrl: string): TestService['call'] {
-  return (method, path, options = {}) =>
-    fetch(`${baseUrl}${path}`, {
+/**
+ * `call(method, path, {body, headers})` against a server at `baseUrl`; a JSON body unless a string.
+ * With a validator, each exchange is checked against the OpenAPI document and a mismatch fails the
+ * call (and so the test that made it), naming the route, the status and ajv's error path.
+ */
+export function callerFor(baseUrl: string, validator?: OpenApiValidator): TestService['call'] {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    };
+    const res = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: {
-        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...options.headers,
-      },
+      headers,
       body:
         options.body === undefined
           ? undefined
@@ -57,4 +70,22 @@ export function callerFor(baseUrl: string): TestService['call'] {
             ? options.body
             : JSON.stringify(options.body),
     });
+    if (!validator) return res;
+    const final = res.redirected ? new URL(res.url) : null;
+    // Only a JSON answer is read (from a clone); an export or a page streams on untouched.
+    const json = /^application\/(problem\+)?json/.test(res.headers.get('content-type') ?? '');
+    const problems = validator.check({
+      method: final ? 'GET' : method,
+      path: final ? `${final.pathname}${final.search}` : path,
+      requestHeaders: final ? {} : headers,
+      requestBody: final ? undefined : options.body,
+      status: res.status,
+      responseHeaders: res.headers,
+      responseText: json ? await res.clone().text() : null,
+    });
+    if (problems.length > 0) {
+      throw new Error(`the exchange does not match the OpenAPI document:\n  ${problems.join('\n  ')}`);
+    }
+    return res;
+  };
 }

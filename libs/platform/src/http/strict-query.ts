@@ -98,8 +98,8 @@ export const queryParam = {
    */
   text(maxLength: number, options: { blankIsAbsent?: boolean } = {}): QueryParam<string> {
     return {
-      schema: { type: 'string', maxLength },
-      description: options.blankIsAbsent ? 'Free text; blank means not given.' : 'Free text.',
+      schema: { type: 'string' },
+      description: `Free text, at most ${maxLength} characters once trimmed${options.blankIsAbsent ? '; blank means not given' : ''}.`,
       blankIsAbsent: options.blankIsAbsent,
       parse: (raw) => {
         const text = raw.trim();

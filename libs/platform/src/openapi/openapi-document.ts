@@ -161,10 +161,11 @@ class SchemaSet {
     for (const [id, def] of Object.entries(defs)) this.add(id, def);
     const id = z.globalRegistry.get(schema)?.id;
     if (id) {
-      this.add(id, converted);
+      // A named schema comes back as a reference to its own definition, hoisted above.
+      if (converted.$ref !== `#/$defs/${id}`) this.add(id, converted);
       return { $ref: `#/components/schemas/${id}` };
     }
-    return converted;
+    return rewriteRefs(converted, '#/$defs/', '#/components/schemas/');
   }
 
   add(id: string, schema: Json): void {
@@ -194,8 +195,10 @@ function dtoSchemas(): Record<string, Json> {
     forbidNonWhitelisted: true,
     additionalConverters: {
       [ValidationTypes.CUSTOM_VALIDATION]: (meta) => {
-        const name = (meta.constraints?.[0] as string | undefined) ?? '';
-        return CUSTOM_CONSTRAINTS[name] ?? {};
+        const constraint = meta.constraintCls
+          ? getMetadataStorage().getTargetValidatorConstraints(meta.constraintCls)[0]
+          : undefined;
+        return CUSTOM_CONSTRAINTS[constraint?.name ?? ''] ?? {};
       },
     },
   }) as Record<string, Json>;
@@ -205,9 +208,13 @@ function dtoSchemas(): Record<string, Json> {
   return schemas;
 }
 
+/** A field a DTO refuses outright (`@Refused()`): absent from its schema, so unknown-field rules refuse it. */
+const REFUSED = 'x-refused';
+
 /** What the project's own class-validator decorators mean in JSON Schema. */
 const CUSTOM_CONSTRAINTS: Record<string, Json> = {
   isDecimalAmount: { type: 'string', pattern: MONEY_INPUT_PATTERN.source },
+  refused: { [REFUSED]: true },
 };
 
 /**
@@ -216,12 +223,19 @@ const CUSTOM_CONSTRAINTS: Record<string, Json> = {
  */
 function dtoSchema(schema: Json): Json {
   const properties = (schema.properties ?? {}) as Record<string, Json>;
-  const required = new Set((schema.required ?? []) as string[]);
+  const refused = new Set(Object.keys(properties).filter((name) => properties[name][REFUSED]));
+  const required = new Set(((schema.required ?? []) as string[]).filter((name) => !refused.has(name)));
   const out: Record<string, Json> = {};
   for (const [name, property] of Object.entries(properties)) {
+    if (refused.has(name)) continue;
     out[name] = required.has(name) ? property : { anyOf: [property, { type: 'null' }] };
   }
-  return { ...schema, properties: out, additionalProperties: false };
+  return {
+    ...schema,
+    properties: out,
+    ...(required.size > 0 ? { required: [...required] } : { required: undefined }),
+    additionalProperties: false,
+  };
 }
 
 /** The `$ref`s a schema holds, transitively through `components`. */
