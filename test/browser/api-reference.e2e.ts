@@ -29,12 +29,17 @@ describe('the API reference page in a browser', () => {
     const paths = await page.$$eval('.opblock-summary-path', (nodes) =>
       nodes.map((node) => node.getAttribute('data-path') ?? node.textContent ?? ''),
     );
-    expect(paths).toEqual(expect.arrayContaining(['/transactions', '/merchants/{merchantId}', '/platform/partners']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/transactions', '/merchants/{merchantId}', '/platform/partners']),
+    );
     expect(await page.textContent('body')).toContain('Partner Payments API');
     // No CDN: every request the page made went to this app.
     expect(requested.filter((url) => !url.startsWith(base))).toEqual([]);
     expect(requested).toEqual(
-      expect.arrayContaining([`${base}/api/v1/docs/assets/swagger-ui-bundle.js`, `${base}/api/v1/openapi.json`]),
+      expect.arrayContaining([
+        `${base}/api/v1/docs/assets/swagger-ui-bundle.js`,
+        `${base}/api/v1/openapi.json`,
+      ]),
     );
     expect(errors).toEqual([]);
   }, 60_000);

@@ -56,8 +56,16 @@ function callOf(command: string, templates: string[]): Call {
     if (/^\{.+\}$/.test(part)) values[part.slice(1, -1)] = sample(segments[i]);
   });
   const query = Object.fromEntries(new URLSearchParams(sample(rawQuery ?? '').replace(/^\?/, '')));
-  const data = /-d '(\{.*?\})'/.exec(command)?.[1] ?? /-d "(\{.*?\})"(?=[\s;]|$)/.exec(command)?.[1]?.replace(/\\"/g, '"');
-  return { method, template, path: values, query, body: data === undefined ? undefined : JSON.parse(sample(data)) };
+  const data =
+    /-d '(\{.*?\})'/.exec(command)?.[1] ??
+    /-d "(\{.*?\})"(?=[\s;]|$)/.exec(command)?.[1]?.replace(/\\"/g, '"');
+  return {
+    method,
+    template,
+    path: values,
+    query,
+    body: data === undefined ? undefined : JSON.parse(sample(data)),
+  };
 }
 
 function source(calls: Call[]): string {
@@ -65,7 +73,8 @@ function source(calls: Call[]): string {
     const params: string[] = [];
     if (Object.keys(call.path).length) params.push(`path: ${JSON.stringify(call.path)}`);
     if (Object.keys(call.query).length) params.push(`query: ${JSON.stringify(call.query)}`);
-    if (['POST', 'PUT', 'PATCH'].includes(call.method)) params.push(`header: { 'Idempotency-Key': 'quickstart-1' }`);
+    if (['POST', 'PUT', 'PATCH'].includes(call.method))
+      params.push(`header: { 'Idempotency-Key': 'quickstart-1' }`);
     const init = [
       params.length ? `params: { ${params.join(', ')} }` : '',
       call.body !== undefined ? `body: ${JSON.stringify(call.body)}` : '',
@@ -96,7 +105,10 @@ function diagnostics(file: string): string[] {
   });
   return ts
     .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    .map(
+      (d) =>
+        `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
 }
 
 describe('a client generated from the OpenAPI document', () => {
@@ -122,7 +134,11 @@ describe('a client generated from the OpenAPI document', () => {
     const calls = quickstartCommands().map((command) => callOf(command, templates));
     expect(calls.length).toBeGreaterThanOrEqual(15);
     expect(calls.map((c) => `${c.method} ${c.template}`)).toEqual(
-      expect.arrayContaining(['POST /platform/partners', 'POST /transactions', 'GET /transactions/{transactionId}']),
+      expect.arrayContaining([
+        'POST /platform/partners',
+        'POST /transactions',
+        'GET /transactions/{transactionId}',
+      ]),
     );
     const good = path.join(OUT, 'quickstart.ts');
     writeFileSync(good, source(calls));

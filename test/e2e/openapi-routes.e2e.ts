@@ -7,7 +7,10 @@ import { discoverRoutes } from '../../libs/platform/src/openapi/route-discovery'
 import { useTestPlatform, type TestPlatform } from '../support/api';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the document is JSON the test inspects freely */
-type Document = { paths: Record<string, Record<string, any>>; components: Record<string, Record<string, any>> };
+type Document = {
+  paths: Record<string, Record<string, any>>;
+  components: Record<string, Record<string, any>>;
+};
 
 /** Another implementation's verdict on the document (swagger-parser, in a process of its own: it is ESM). */
 function swaggerParserProblems(text: string): string {
@@ -58,7 +61,9 @@ describe('the OpenAPI document covers the router (terminals released)', () => {
 
   it('every served route is an operation and every operation a served route', async () => {
     const document = await routerAgreesWithDocument(platform)();
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/terminals', '/terminals/{terminalId}']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/terminals', '/terminals/{terminalId}']),
+    );
   });
 
   it('is valid OpenAPI 3.1 by another implementation’s validator', async () => {
@@ -70,7 +75,11 @@ describe('the OpenAPI document covers the router (terminals released)', () => {
   it('says what every operation shares: keys, Idempotency-Key, money, enums, pages, problems, sandbox, operator', async () => {
     const document = (await platform().as(null).get('/openapi.json')).body as Document;
     const { paths, components } = document;
-    expect(Object.keys(components.securitySchemes).sort()).toEqual(['operatorKey', 'partnerKey', 'terminalKey']);
+    expect(Object.keys(components.securitySchemes).sort()).toEqual([
+      'operatorKey',
+      'partnerKey',
+      'terminalKey',
+    ]);
     expect(paths['/merchants'].get.security).toEqual([{ partnerKey: ['merchant:read'] }]);
     expect(paths['/platform/partners'].post.security).toEqual([{ operatorKey: [] }]);
     expect(paths['/terminals/{terminalId}/heartbeat'].post.security).toEqual([{ terminalKey: [] }]);
@@ -114,11 +123,14 @@ describe('the OpenAPI document covers the router (terminals released)', () => {
     expect(components.schemas.Problem.properties.errors).toBeDefined();
     // Sandbox-only operations are marked; operator routes are tagged.
     expect(paths['/platform/sandbox/clock'].post['x-sandbox-only']).toBe(true);
-    expect(paths['/platform/sandbox/transactions/{transactionId}/ach-return'].post['x-sandbox-only']).toBe(true);
+    expect(paths['/platform/sandbox/transactions/{transactionId}/ach-return'].post['x-sandbox-only']).toBe(
+      true,
+    );
     expect(paths['/transactions'].post['x-sandbox-only']).toBeUndefined();
     for (const [path, item] of Object.entries(paths)) {
       for (const operation of Object.values(item)) {
-        if (path.startsWith('/platform/')) expect({ path, tags: operation.tags }).toEqual({ path, tags: ['Platform (operator)'] });
+        if (path.startsWith('/platform/'))
+          expect({ path, tags: operation.tags }).toEqual({ path, tags: ['Platform (operator)'] });
       }
     }
   });

@@ -27,7 +27,11 @@ describe('OpenApiValidator', () => {
             required: true,
             content: {
               'application/json': {
-                schema: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false },
+                schema: {
+                  type: 'object',
+                  properties: { n: { type: 'integer' } },
+                  additionalProperties: false,
+                },
               },
             },
           },
@@ -63,19 +67,22 @@ describe('OpenApiValidator', () => {
     responseHeaders: new Headers({ 'content-type': type }),
     responseText: JSON.stringify(body),
   });
-  const exchange = (over: Partial<Exchange>): Exchange => ({
-    method: 'GET',
-    path: `/api/v1/things/${id}`,
-    requestHeaders: {},
-    requestBody: undefined,
-    ...json(200, { amount: '1.00' }),
-    ...over,
-  } as Exchange);
+  const exchange = (over: Partial<Exchange>): Exchange =>
+    ({
+      method: 'GET',
+      path: `/api/v1/things/${id}`,
+      requestHeaders: {},
+      requestBody: undefined,
+      ...json(200, { amount: '1.00' }),
+      ...over,
+    }) as Exchange;
 
   it('passes an exchange that matches', () => {
     expect(validator.check(exchange({}))).toEqual([]);
     expect(validator.check(exchange({ path: `/api/v1/things/${id}?page_size=5` }))).toEqual([]);
-    expect(validator.check(exchange(json(404, { code: 'thing_not_found' }, 'application/problem+json')))).toEqual([]);
+    expect(
+      validator.check(exchange(json(404, { code: 'thing_not_found' }, 'application/problem+json'))),
+    ).toEqual([]);
   });
 
   it('names the route, the status and the error path of a body off its schema', () => {
@@ -97,8 +104,15 @@ describe('OpenApiValidator', () => {
   it('flags a request the document refuses only when the app accepted it', () => {
     const unknown = exchange({ path: `/api/v1/things/${id}?colour=red` });
     expect(validator.check(unknown)[0]).toContain('query parameter colour is not declared');
-    expect(validator.check({ ...unknown, ...json(404, { code: 'x' }, 'application/problem+json') })).toEqual([]);
-    const write = exchange({ method: 'POST', path: '/api/v1/things', requestBody: { n: 'one' }, status: 201 });
+    expect(validator.check({ ...unknown, ...json(404, { code: 'x' }, 'application/problem+json') })).toEqual(
+      [],
+    );
+    const write = exchange({
+      method: 'POST',
+      path: '/api/v1/things',
+      requestBody: { n: 'one' },
+      status: 201,
+    });
     write.responseText = '';
     write.responseHeaders = new Headers();
     const problems = validator.check(write);
@@ -107,10 +121,21 @@ describe('OpenApiValidator', () => {
   });
 
   it('expects an unknown path to answer a 404 or 405 problem', () => {
-    expect(validator.check(exchange({ path: '/api/v1/nowhere', ...json(404, { code: 'not_found' }, 'application/problem+json') }))).toEqual([]);
-    expect(validator.check(exchange({ path: '/api/v1/nowhere', ...json(200, {}) }))[0]).toContain('no operation');
-    expect(validator.check(exchange({ method: 'DELETE', ...json(404, { code: 'x' }, 'application/problem+json') }))[0]).toContain(
-      'not 405',
+    expect(
+      validator.check(
+        exchange({
+          path: '/api/v1/nowhere',
+          ...json(404, { code: 'not_found' }, 'application/problem+json'),
+        }),
+      ),
+    ).toEqual([]);
+    expect(validator.check(exchange({ path: '/api/v1/nowhere', ...json(200, {}) }))[0]).toContain(
+      'no operation',
     );
+    expect(
+      validator.check(
+        exchange({ method: 'DELETE', ...json(404, { code: 'x' }, 'application/problem+json') }),
+      )[0],
+    ).toContain('not 405');
   });
 });

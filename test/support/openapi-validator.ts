@@ -107,11 +107,15 @@ export class OpenApiValidator {
     const expected = pathKnown ? [405] : [404, 405];
     const problems: string[] = [];
     if (!expected.includes(exchange.status)) {
-      problems.push(`no operation in the document, yet the answer is ${exchange.status} (not ${expected.join('/')})`);
+      problems.push(
+        `no operation in the document, yet the answer is ${exchange.status} (not ${expected.join('/')})`,
+      );
     }
     const type = exchange.responseHeaders.get('content-type') ?? '';
     if (type.startsWith('application/problem+json') && exchange.responseText !== null) {
-      problems.push(...this.bodyProblems({ $ref: '#/components/schemas/Problem' }, exchange.responseText, 'body'));
+      problems.push(
+        ...this.bodyProblems({ $ref: '#/components/schemas/Problem' }, exchange.responseText, 'body'),
+      );
     }
     return problems;
   }
@@ -124,7 +128,10 @@ export class OpenApiValidator {
     op.params.forEach((name, i) => {
       const param = parameters.find((p) => p.in === 'path' && p.name === name);
       if (!param) problems.push(`path parameter ${name} is not declared`);
-      else problems.push(...this.valueProblems(param.schema as Json, decodeURIComponent(values[i]), `path ${name}`));
+      else
+        problems.push(
+          ...this.valueProblems(param.schema as Json, decodeURIComponent(values[i]), `path ${name}`),
+        );
     });
     const names = new Set(query.keys());
     for (const name of names) {
@@ -152,7 +159,11 @@ export class OpenApiValidator {
     return problems;
   }
 
-  private requestBodyProblems(operation: Json, exchange: Exchange, contentType: string | undefined): string[] {
+  private requestBodyProblems(
+    operation: Json,
+    exchange: Exchange,
+    contentType: string | undefined,
+  ): string[] {
     const body = exchange.requestBody;
     const empty =
       body === undefined ||
@@ -164,10 +175,12 @@ export class OpenApiValidator {
     if (empty && body === undefined) return declared.required ? ['the request body is required'] : [];
     const mediaType = (contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
     const media = content[mediaType];
-    if (!media) return [`request media type ${mediaType} is not declared (${Object.keys(content).join(', ')})`];
+    if (!media)
+      return [`request media type ${mediaType} is not declared (${Object.keys(content).join(', ')})`];
     let value: unknown = body;
     if (typeof body === 'string') {
-      if (mediaType === 'application/x-www-form-urlencoded') value = Object.fromEntries(new URLSearchParams(body));
+      if (mediaType === 'application/x-www-form-urlencoded')
+        value = Object.fromEntries(new URLSearchParams(body));
       else {
         try {
           value = JSON.parse(body);
@@ -182,13 +195,16 @@ export class OpenApiValidator {
   private responseProblems(op: Operation, operation: Json, exchange: Exchange): string[] {
     const responses = operation.responses as Record<string, Json>;
     let response = responses[String(exchange.status)];
-    if (!response) return [`status ${exchange.status} is not declared (${Object.keys(responses).join(', ')})`];
+    if (!response)
+      return [`status ${exchange.status} is not declared (${Object.keys(responses).join(', ')})`];
     if (typeof response.$ref === 'string') response = this.resolve(response.$ref);
     const content = response.content as Record<string, Json> | undefined;
     const type = (exchange.responseHeaders.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
     if (!content) {
       const length = exchange.responseHeaders.get('content-length');
-      const empty = exchange.responseText === '' || (exchange.responseText === null && (length === null || length === '0'));
+      const empty =
+        exchange.responseText === '' ||
+        (exchange.responseText === null && (length === null || length === '0'));
       return empty ? [] : [`a body came with ${exchange.status}, which declares none`];
     }
     const media = content[type];
@@ -227,7 +243,9 @@ export class OpenApiValidator {
     const text = JSON.stringify(schema);
     let validate = this.compiled.get(text);
     if (!validate) {
-      validate = this.ajv.compile(JSON.parse(text.replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`)));
+      validate = this.ajv.compile(
+        JSON.parse(text.replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`)),
+      );
       this.compiled.set(text, validate);
     }
     return validate;

@@ -21,7 +21,8 @@ export class HealthController {
   @Get()
   @Describe({
     summary: 'Health probe (no authentication)',
-    description: '503 problem+json naming what is down in `checks`, with `Retry-After`, while the service cannot serve.',
+    description:
+      '503 problem+json naming what is down in `checks`, with `Retry-After`, while the service cannot serve.',
     response: z.strictObject({ status: z.literal('ok') }),
     tag: 'Service',
   })

@@ -34,7 +34,10 @@ export class SystemStatusController {
 
   @Get()
   @PartnerRoute('partner:read')
-  @Describe({ summary: 'The platform’s components and their status, checked on each call', response: SystemStatus })
+  @Describe({
+    summary: 'The platform’s components and their status, checked on each call',
+    response: SystemStatus,
+  })
   async status(): Promise<z.infer<typeof SystemStatus>> {
     const [database, eventStore, projections] = await Promise.all([
       check(async () => {

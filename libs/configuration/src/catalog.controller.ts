@@ -11,7 +11,10 @@ import { US_STATES, UsStateResource } from './domain/us-states';
 export class CatalogController {
   @Get('mcc-catalog')
   @PartnerRoute('config:read')
-  @Describe({ summary: 'The merchant category codes, with risk and BAA requirement', response: z.array(MccCatalogItemResource) })
+  @Describe({
+    summary: 'The merchant category codes, with risk and BAA requirement',
+    response: z.array(MccCatalogItemResource),
+  })
   mccCatalog(@Query() query: Record<string, unknown>) {
     strictQuery(query, {}, { paged: false }); // the whole catalog; a filter would be ignored, so none is taken
     return MCC_CATALOG;

@@ -36,7 +36,12 @@ export const AppearanceSchema = z
       fileName: z.string().nullable(),
     }),
     page: Box,
-    header: z.strictObject({ bg: z.string(), border: z.string(), fontSize: z.number(), fontColor: z.string() }),
+    header: z.strictObject({
+      bg: z.string(),
+      border: z.string(),
+      fontSize: z.number(),
+      fontColor: z.string(),
+    }),
     panel: Box,
     input: z.strictObject({
       bg: z.string(),
@@ -63,7 +68,9 @@ export const AppearanceSchema = z
       collectEmail: z.boolean(),
       resultScreenLabel: z
         .string()
-        .meta({ description: 'Heading of the result screen; the empty string means the page’s own wording.' }),
+        .meta({
+          description: 'Heading of the result screen; the empty string means the page’s own wording.',
+        }),
     }),
   })
   .meta({ id: 'HppAppearance' });

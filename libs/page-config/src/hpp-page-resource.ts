@@ -13,7 +13,9 @@ const configurationShape = {
 };
 
 /** The spec's "HPP page configuration" (snake_case at the top, the spec's camelCase appearance). */
-export const HppPageConfigurationSchema = z.strictObject(configurationShape).meta({ id: 'HppPageConfiguration' });
+export const HppPageConfigurationSchema = z
+  .strictObject(configurationShape)
+  .meta({ id: 'HppPageConfiguration' });
 export type HppPageConfiguration = z.infer<typeof HppPageConfigurationSchema>;
 
 export type HppPageConfigurationSource = 'override' | 'template' | 'default';

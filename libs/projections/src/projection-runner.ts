@@ -47,7 +47,9 @@ export const ProjectorStatusResource = z
   .strictObject({
     name: z.string(),
     state: z.enum(['catching_up', 'running', 'rebuilding', 'failed', 'stopped']),
-    checkpoint: z.string().meta({ description: 'The global position applied last (a 64-bit integer as a string).' }),
+    checkpoint: z
+      .string()
+      .meta({ description: 'The global position applied last (a 64-bit integer as a string).' }),
     head: z.string().meta({ description: 'The head of the event log when read.' }),
     lag: z.int().min(0).meta({
       description:

@@ -87,7 +87,8 @@ export class PlatformOpsController {
   @Get('streams/:streamName/events')
   @Describe({
     summary: 'A stream’s events, oldest first, with their metadata (the audit trail of one record)',
-    description: 'Streams: `partner-{id}`, `merchant-{id}`, `transaction-{id}`, `customer-{id}`, `hpp_session-{id}`, …',
+    description:
+      'Streams: `partner-{id}`, `merchant-{id}`, `transaction-{id}`, `customer-{id}`, `hpp_session-{id}`, …',
     response: StreamEvents,
     query: STREAM_EVENTS_QUERY,
   })
@@ -125,7 +126,10 @@ export class PlatformOpsController {
   }
 
   @Get('projections')
-  @Describe({ summary: 'Each projector’s state, checkpoint and lag', response: listOf(ProjectorStatusResource) })
+  @Describe({
+    summary: 'Each projector’s state, checkpoint and lag',
+    response: listOf(ProjectorStatusResource),
+  })
   async listProjections(@Query() query: Record<string, unknown>) {
     strictQuery(query, {}, { paged: false });
     return { data: await this.projections.status() };

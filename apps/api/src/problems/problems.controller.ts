@@ -51,7 +51,11 @@ function problemPage(code: string, d: ProblemDescription): string {
 export class ProblemsController {
   @Get()
   @Header('content-type', 'text/html; charset=utf-8')
-  @Describe({ summary: 'Every problem code with its status (HTML)', response: { mediaType: 'text/html' }, tag: 'Service' })
+  @Describe({
+    summary: 'Every problem code with its status (HTML)',
+    response: { mediaType: 'text/html' },
+    tag: 'Service',
+  })
   index(): string {
     const rows = Object.entries(PROBLEM_CATALOG)
       .sort(([a], [b]) => a.localeCompare(b))

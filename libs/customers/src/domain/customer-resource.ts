@@ -11,7 +11,9 @@ export const CustomerResourceSchema = z
     email: z.string(),
     display_name: z.string().nullable(),
     phone: z.string().nullable().meta({ description: 'E.164' }),
-    gateway_linked: z.boolean().meta({ description: 'Whether the customer has a vaulted payment method at the gateway.' }),
+    gateway_linked: z
+      .boolean()
+      .meta({ description: 'Whether the customer has a vaulted payment method at the gateway.' }),
     address: z
       .strictObject({
         line1: z.string(),

@@ -40,7 +40,11 @@ export class CustomersController {
   /** Newest first; deleted customers are not listed. Any parameter but the page's is 400. */
   @Get()
   @PartnerRoute('customer:read')
-  @Describe({ summary: 'The merchant’s customers, newest first (deleted ones not listed)', response: pageOf(CustomerResourceSchema), paged: true })
+  @Describe({
+    summary: 'The merchant’s customers, newest first (deleted ones not listed)',
+    response: pageOf(CustomerResourceSchema),
+    paged: true,
+  })
   async list(
     @Param('merchantId', UuidParam) merchantId: string,
     @Query() query: Record<string, unknown>,
@@ -107,7 +111,8 @@ export class CustomersController {
   @PartnerRoute('customer:write')
   @Describe({
     summary: 'Change a customer',
-    description: 'Omitted or null: unchanged; `""` clears display_name and phone; `clear_address: true` removes the address.',
+    description:
+      'Omitted or null: unchanged; `""` clears display_name and phone; `clear_address: true` removes the address.',
     response: CustomerResourceSchema,
   })
   async update(

@@ -70,7 +70,8 @@ export class HostedPageController {
   @Post(':sessionId')
   @PublicRoute()
   @Describe({
-    summary: 'The payer submits the form; completed: 303 to the result page, else the form again with its errors',
+    summary:
+      'The payer submits the form; completed: 303 to the result page, else the form again with its errors',
     form: { mediaType: 'application/x-www-form-urlencoded', schema: PayerFormSchema },
     response: { mediaType: 'text/html', description: 'The form again (a field to correct)' },
     otherResponses: { 303: { description: 'Completed: to the result page' } },

@@ -41,9 +41,9 @@ import {
 import { Describe } from '../../../platform/src/openapi/describe';
 import { z } from 'zod';
 import {
-EffectiveHppPageConfigurationSchema,
-EmbeddingDomainsSchema,
-HppPageConfigurationSchema,
+  EffectiveHppPageConfigurationSchema,
+  EmbeddingDomainsSchema,
+  HppPageConfigurationSchema,
 } from '../../../page-config/src';
 
 /** The three page writes: the whole appearance (missing keys from its preset), and `is_active`. */

@@ -32,7 +32,9 @@ export const MerchantResourceSchema = z
     hipaa_baa_status: z.enum(HIPAA_BAA_STATUSES),
     pci_saq_type: text,
     clarification_message: text,
-    rejection_reason_code: text.meta({ description: '`REJ_001`…; `REJ_008`: envelope declined or abandoned.' }),
+    rejection_reason_code: text.meta({
+      description: '`REJ_001`…; `REJ_008`: envelope declined or abandoned.',
+    }),
     rejection_reason: text,
     esign_envelope: z
       .strictObject({

@@ -92,7 +92,10 @@ export class BankVerificationController {
 
   @Get('bank-verification')
   @PartnerRoute('merchant:read')
-  @Describe({ summary: 'The settlement bank account’s verification status', response: BankVerificationSchema })
+  @Describe({
+    summary: 'The settlement bank account’s verification status',
+    response: BankVerificationSchema,
+  })
   async status(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,

@@ -146,7 +146,10 @@ export class ComplianceDocumentsController {
   @PartnerRoute('merchant:read')
   @Describe({
     summary: 'The HIPAA business associate agreement template (PDF)',
-    response: { mediaType: 'application/pdf', schema: { type: 'string', contentMediaType: 'application/pdf' } },
+    response: {
+      mediaType: 'application/pdf',
+      schema: { type: 'string', contentMediaType: 'application/pdf' },
+    },
   })
   async baaTemplate(
     @Param('merchantId', UuidParam) merchantId: string,

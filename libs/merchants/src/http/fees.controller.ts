@@ -15,9 +15,9 @@ import { Describe } from '../../../platform/src/openapi/describe';
 import { FeeEligibilitySchema } from '../domain/fees/fee-eligibility';
 import { FeeSettingsSchema } from '../domain/fees/fees';
 import {
-ConvenienceFeeRequestSchema,
-FeeProfileRequestSchema,
-SurchargeRequestSchema,
+  ConvenienceFeeRequestSchema,
+  FeeProfileRequestSchema,
+  SurchargeRequestSchema,
 } from '../domain/fees/fee-validation';
 
 /**
@@ -35,7 +35,10 @@ export class FeesController {
 
   @Get('fee-eligibility')
   @PartnerRoute('merchant:read')
-  @Describe({ summary: 'Whether the merchant may charge a surcharge or convenience fee, and why not', response: FeeEligibilitySchema })
+  @Describe({
+    summary: 'Whether the merchant may charge a surcharge or convenience fee, and why not',
+    response: FeeEligibilitySchema,
+  })
   async eligibility(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,

@@ -153,7 +153,11 @@ export class MerchantsController {
   @Post(':merchantId/submit')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
-  @Describe({ summary: 'Submit a merchant for review (DRAFT → SUBMITTED)', response: MerchantResourceSchema, errors: [409, 422] })
+  @Describe({
+    summary: 'Submit a merchant for review (DRAFT → SUBMITTED)',
+    response: MerchantResourceSchema,
+    errors: [409, 422],
+  })
   async submit(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -216,7 +220,11 @@ export class MerchantsController {
   @Post(':merchantId/envelope/resend')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
-  @Describe({ summary: 'Resend the signature envelope', response: MerchantResourceSchema, errors: [409, 422] })
+  @Describe({
+    summary: 'Resend the signature envelope',
+    response: MerchantResourceSchema,
+    errors: [409, 422],
+  })
   async resendEnvelope(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,

@@ -18,7 +18,10 @@ import {
 } from '../domain/certification';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { Describe } from '../../../platform/src/openapi/describe';
-import { FlowResource, RecertificationRequestResource } from '../domain/certification/certification-resources';
+import {
+  FlowResource,
+  RecertificationRequestResource,
+} from '../domain/certification/certification-resources';
 
 /** The partner's certification ("Certification" in the spec). */
 @Controller()

@@ -22,9 +22,9 @@ import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { Describe } from '../../../platform/src/openapi/describe';
 import { z } from 'zod';
 import {
-FeatureFlagSettingResource,
-FeatureFlagViewResource,
-PartnerConfigurationResource,
+  FeatureFlagSettingResource,
+  FeatureFlagViewResource,
+  PartnerConfigurationResource,
 } from '../domain/configuration';
 
 const OPERATOR_MANAGED = 'is managed by the platform operator and cannot be changed by a partner';
@@ -77,7 +77,10 @@ export class PartnerConfigController {
 
   @Get('feature-flags/me')
   @PartnerRoute('config:read')
-  @Describe({ summary: 'Every feature flag and whether it is on for the partner', response: z.array(FeatureFlagViewResource) })
+  @Describe({
+    summary: 'Every feature flag and whether it is on for the partner',
+    response: z.array(FeatureFlagViewResource),
+  })
   async featureFlags(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     strictQuery(query, {}, { paged: false });
     return allFeatureFlagViews((await this.partners.get(caller.partnerId)).configuration);
@@ -120,7 +123,10 @@ export class PartnerConfigController {
 
   @Get('partners/:partnerId')
   @PartnerRoute('config:read')
-  @Describe({ summary: 'The partner configuration (the caller’s own id only)', response: PartnerConfigurationResource })
+  @Describe({
+    summary: 'The partner configuration (the caller’s own id only)',
+    response: PartnerConfigurationResource,
+  })
   async partnerConfiguration(
     @Param('partnerId', UuidParam) partnerId: string,
     @CurrentPartner() caller: PartnerPrincipal,

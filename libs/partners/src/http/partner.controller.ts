@@ -45,14 +45,20 @@ export class PartnerController {
 
   @Get('capabilities')
   @PartnerRoute('partner:read')
-  @Describe({ summary: 'What the key may do: certification status and enabled features', response: CapabilitiesResource })
+  @Describe({
+    summary: 'What the key may do: certification status and enabled features',
+    response: CapabilitiesResource,
+  })
   async capabilities(@CurrentPartner() caller: PartnerPrincipal) {
     return toCapabilities(await this.partners.get(caller.partnerId));
   }
 
   @Get('iam/partners/:id')
   @PartnerRoute('partner:read')
-  @Describe({ summary: 'Read a partner (only the caller’s own id; another is 404)', response: PartnerResource })
+  @Describe({
+    summary: 'Read a partner (only the caller’s own id; another is 404)',
+    response: PartnerResource,
+  })
   async partner(@Param('id', UuidParam) id: string, @CurrentPartner() caller: PartnerPrincipal) {
     const partner = await this.own(id, caller);
     return toPartnerResource(partner, this.config.appEnv, await this.partners.liveMerchantCount(partner.id));

@@ -55,10 +55,10 @@ import { Describe } from '../../../platform/src/openapi/describe';
 import { z } from 'zod';
 import { listOf, pageOf } from '../../../platform/src/openapi/wire-schemas';
 import {
-ApiKeyResource,
-CapabilitiesResource,
-PartnerListItemResource,
-PartnerResource,
+  ApiKeyResource,
+  CapabilitiesResource,
+  PartnerListItemResource,
+  PartnerResource,
 } from '../application/partner-resources';
 import { FeatureFlagSettingResource, PartnerConfigurationResource } from '../domain/configuration';
 
@@ -98,7 +98,11 @@ export class PlatformPartnersController {
 
   /** Every partner, newest first (the partner-list read model). */
   @Get()
-  @Describe({ summary: 'Every partner, newest first', response: pageOf(PartnerListItemResource), paged: true })
+  @Describe({
+    summary: 'Every partner, newest first',
+    response: pageOf(PartnerListItemResource),
+    paged: true,
+  })
   async list(@Query() query: Record<string, unknown>) {
     strictQuery(query, {}); // no filters: only cursor and page_size
     const page = pageRequest(query, this.cursors, 'platform-partners', 'platform');
@@ -153,7 +157,8 @@ export class PlatformPartnersController {
   @Post(':partnerId/api-keys')
   @Describe({
     summary: 'Issue an API key',
-    description: '`api_key` is in this answer only; the platform keeps its hash. Scopes default to every partner scope.',
+    description:
+      '`api_key` is in this answer only; the platform keeps its hash. Scopes default to every partner scope.',
     response: ApiKeyResource,
   })
   async issueKey(
@@ -227,7 +232,11 @@ export class PlatformPartnersController {
   }
 
   @Put(':partnerId/feature-flags/:flagName')
-  @Describe({ summary: 'Set a feature flag for a partner', response: FeatureFlagSettingResource, errors: [409] })
+  @Describe({
+    summary: 'Set a feature flag for a partner',
+    response: FeatureFlagSettingResource,
+    errors: [409],
+  })
   @HttpCode(200)
   async featureFlag(
     @Param('partnerId', UuidParam) partnerId: string,

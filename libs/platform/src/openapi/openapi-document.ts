@@ -152,7 +152,8 @@ class SchemaSet {
       unrepresentable: 'throw',
       override: ({ jsonSchema }) => {
         // A format says it all; zod's own regex for it is noise in the document.
-        if (jsonSchema.format === 'date-time' && typeof jsonSchema.pattern === 'string') delete jsonSchema.pattern;
+        if (jsonSchema.format === 'date-time' && typeof jsonSchema.pattern === 'string')
+          delete jsonSchema.pattern;
       },
     }) as Json;
     delete converted.$schema;
@@ -181,7 +182,9 @@ class SchemaSet {
 function rewriteRefs(value: Json, from: string, to: string): Json {
   return JSON.parse(
     JSON.stringify(value, (key, item) =>
-      key === '$ref' && typeof item === 'string' && item.startsWith(from) ? to + item.slice(from.length) : item,
+      key === '$ref' && typeof item === 'string' && item.startsWith(from)
+        ? to + item.slice(from.length)
+        : item,
     ),
   ) as Json;
 }
@@ -302,7 +305,8 @@ function apiVersionHeader(apiVersion: string): Json {
     name: 'Api-Version',
     in: 'header',
     required: false,
-    description: 'Pin a dated version this deployment serves; otherwise the partner’s own `api_version` applies.',
+    description:
+      'Pin a dated version this deployment serves; otherwise the partner’s own `api_version` applies.',
     schema: { type: 'string', enum: [apiVersion] },
   };
 }
@@ -343,7 +347,9 @@ function responseHeaders(route: DiscoveredRoute): Json {
   return {
     'Api-Version': { $ref: '#/components/headers/Api-Version' },
     'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-    ...(takesIdempotencyKey(route) ? { 'X-Idempotent-Replay': { $ref: '#/components/headers/X-Idempotent-Replay' } } : {}),
+    ...(takesIdempotencyKey(route)
+      ? { 'X-Idempotent-Replay': { $ref: '#/components/headers/X-Idempotent-Replay' } }
+      : {}),
   };
 }
 
@@ -354,7 +360,9 @@ function isZod(value: unknown): value is z.ZodType {
 export function buildOpenApiDocument(routes: readonly DiscoveredRoute[], options: DocumentOptions): Json {
   const undescribed = routes.filter((route) => !route.description);
   if (undescribed.length > 0) {
-    throw new UndescribedRoutes(undescribed.map((r) => `${r.method} ${r.path} (${r.controller}.${r.handler})`));
+    throw new UndescribedRoutes(
+      undescribed.map((r) => `${r.method} ${r.path} (${r.controller}.${r.handler})`),
+    );
   }
   const schemas = new SchemaSet();
   const problemRef = schemas.ref(ProblemSchema);
@@ -382,7 +390,10 @@ export function buildOpenApiDocument(routes: readonly DiscoveredRoute[], options
 
     let requestBody: Json | undefined;
     if (description.body) {
-      requestBody = { required: true, content: { 'application/json': { schema: schemas.ref(description.body) } } };
+      requestBody = {
+        required: true,
+        content: { 'application/json': { schema: schemas.ref(description.body) } },
+      };
     } else if (description.form) {
       requestBody = {
         required: true,
@@ -397,14 +408,19 @@ export function buildOpenApiDocument(routes: readonly DiscoveredRoute[], options
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
       };
     } else if (route.takesBody) {
-      throw new Error(`${route.method} ${route.path} reads a body that neither a DTO nor @Describe({ body }) describes`);
+      throw new Error(
+        `${route.method} ${route.path} reads a body that neither a DTO nor @Describe({ body }) describes`,
+      );
     }
 
     const responses: Record<string, Json> = {};
     const success = description.response;
     const headers = responseHeaders(route);
     if (success === null) {
-      responses[route.successStatus] = { description: STATUS_TEXT[route.successStatus] ?? 'Success', headers };
+      responses[route.successStatus] = {
+        description: STATUS_TEXT[route.successStatus] ?? 'Success',
+        headers,
+      };
     } else if (isZod(success)) {
       responses[route.successStatus] = {
         description: STATUS_TEXT[route.successStatus] ?? 'Success',
@@ -433,13 +449,18 @@ export function buildOpenApiDocument(routes: readonly DiscoveredRoute[], options
     for (const status of [...errors].sort()) {
       if (responses[status]) continue;
       responses[status] = description.htmlErrors
-        ? { description: STATUS_TEXT[status] ?? 'Error', headers, content: { 'text/html': { schema: { type: 'string' } } } }
+        ? {
+            description: STATUS_TEXT[status] ?? 'Error',
+            headers,
+            content: { 'text/html': { schema: { type: 'string' } } },
+          }
         : { $ref: `#/components/responses/Problem${status}` };
     }
 
     const notes: string[] = [];
     if (description.sandboxOnly) notes.push('**Sandbox only**: production answers 404 (no such route).');
-    if (route.feature) notes.push(`Needs the feature flag \`${route.feature}\` (403 \`feature_not_enabled\` otherwise).`);
+    if (route.feature)
+      notes.push(`Needs the feature flag \`${route.feature}\` (403 \`feature_not_enabled\` otherwise).`);
     if (route.access?.tier === 'partner') notes.push(`Scope: \`${route.access.scope}\`.`);
     if (description.description) notes.push(description.description);
 
@@ -463,7 +484,9 @@ export function buildOpenApiDocument(routes: readonly DiscoveredRoute[], options
   }
 
   const problemResponses: Record<string, Json> = {};
-  for (const status of Object.keys(STATUS_TEXT).map(Number).filter((s) => s >= 400)) {
+  for (const status of Object.keys(STATUS_TEXT)
+    .map(Number)
+    .filter((s) => s >= 400)) {
     problemResponses[`Problem${status}`] = {
       description: STATUS_TEXT[status],
       headers: {
@@ -511,7 +534,8 @@ export function buildOpenApiDocument(routes: readonly DiscoveredRoute[], options
           schema: { type: 'string' },
         },
         'X-Idempotent-Replay': {
-          description: '`true` when the answer is the replay of an earlier request with the same Idempotency-Key.',
+          description:
+            '`true` when the answer is the replay of an earlier request with the same Idempotency-Key.',
           schema: { type: 'string', enum: ['true'] },
         },
       },

@@ -1,4 +1,9 @@
-import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import {
+  HTTP_CODE_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+  ROUTE_ARGS_METADATA,
+} from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { DiscoveryService, MetadataScanner, type ModulesContainer } from '@nestjs/core';
 import { ACCESS, FEATURE, type RouteAccess } from '../auth/access';
@@ -30,13 +35,18 @@ export function discoverRoutes(modules: ModulesContainer): DiscoveredRoute[] {
       const paths = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
       if (paths === undefined) continue;
       const method = METHODS[Reflect.getMetadata(METHOD_METADATA, handler) as number];
-      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, ArgMetadata>;
-      const paramTypes = (Reflect.getMetadata('design:paramtypes', controller.prototype, name) ?? []) as unknown[];
+      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
+        string,
+        ArgMetadata
+      >;
+      const paramTypes = (Reflect.getMetadata('design:paramtypes', controller.prototype, name) ??
+        []) as unknown[];
       const pipesOf: Record<string, unknown[]> = {};
       let bodyIndex: number | undefined;
       for (const [key, arg] of Object.entries(args)) {
         const type = Number(key.split(':')[0]);
-        if (type === RouteParamtypes.PARAM && typeof arg.data === 'string') pipesOf[arg.data] = arg.pipes ?? [];
+        if (type === RouteParamtypes.PARAM && typeof arg.data === 'string')
+          pipesOf[arg.data] = arg.pipes ?? [];
         if (type === RouteParamtypes.BODY) bodyIndex = arg.index;
       }
       const bodyType = bodyIndex === undefined ? undefined : paramTypes[bodyIndex];
@@ -55,19 +65,21 @@ export function discoverRoutes(modules: ModulesContainer): DiscoveredRoute[] {
           controller: controller.name,
           handler: name,
           access: (Reflect.getMetadata(ACCESS, handler) ?? Reflect.getMetadata(ACCESS, controller)) as
-            | RouteAccess
-            | undefined,
+            RouteAccess | undefined,
           feature: (Reflect.getMetadata(FEATURE, handler) ?? Reflect.getMetadata(FEATURE, controller)) as
-            | string
-            | undefined,
+            string | undefined,
           description: Reflect.getMetadata(ROUTE_DESCRIPTION, handler) as RouteDescription | undefined,
           successStatus:
-            (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === 'POST' ? 201 : 200),
+            (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ??
+            (method === 'POST' ? 201 : 200),
           bodyType: isDtoClass(bodyType) ? bodyType : undefined,
           takesBody: bodyIndex !== undefined,
           idempotencyKey:
             isWrite(method) &&
-            !(Reflect.getMetadata(NO_IDEMPOTENCY_HEADER, handler) ?? Reflect.getMetadata(NO_IDEMPOTENCY_HEADER, controller)),
+            !(
+              Reflect.getMetadata(NO_IDEMPOTENCY_HEADER, handler) ??
+              Reflect.getMetadata(NO_IDEMPOTENCY_HEADER, controller)
+            ),
           pathParams,
         });
       }

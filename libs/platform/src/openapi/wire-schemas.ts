@@ -82,7 +82,9 @@ export const ProblemSchema = z
     title: z.string(),
     status: z.int().min(400).max(599),
     detail: z.string(),
-    code: z.string().meta({ description: 'Machine-readable; branch on `status` and `code`, never `detail`.' }),
+    code: z
+      .string()
+      .meta({ description: 'Machine-readable; branch on `status` and `code`, never `detail`.' }),
     retryable: z.boolean().optional(),
     errors: z
       .array(FieldError)

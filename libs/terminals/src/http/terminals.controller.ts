@@ -89,7 +89,11 @@ export class TerminalsController {
   /** 201: the terminal, UNASSIGNED. A serial number the merchant already uses is 409. */
   @Post()
   @PartnerRoute('terminal:write')
-  @Describe({ summary: 'Register a terminal (UNASSIGNED)', response: TerminalResourceSchema, errors: [404, 409, 422] })
+  @Describe({
+    summary: 'Register a terminal (UNASSIGNED)',
+    response: TerminalResourceSchema,
+    errors: [404, 409, 422],
+  })
   async create(
     @Body() body: CreateTerminalDto,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -138,7 +142,11 @@ export class TerminalsController {
   /** 201, the same shape: a new key; the previous one is refused (401) from then on. */
   @Post(':terminalId/rotate-api-key')
   @PartnerRoute('terminal:write')
-  @Describe({ summary: 'Rotate a terminal’s API key (the new one shown once)', response: TerminalKeyResourceSchema, errors: [409] })
+  @Describe({
+    summary: 'Rotate a terminal’s API key (the new one shown once)',
+    response: TerminalKeyResourceSchema,
+    errors: [409],
+  })
   async rotateApiKey(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -151,7 +159,11 @@ export class TerminalsController {
   @Post(':terminalId/suspend')
   @HttpCode(200)
   @PartnerRoute('terminal:write')
-  @Describe({ summary: 'Suspend a terminal (ACTIVE → SUSPENDED)', response: TerminalResourceSchema, errors: [409] })
+  @Describe({
+    summary: 'Suspend a terminal (ACTIVE → SUSPENDED)',
+    response: TerminalResourceSchema,
+    errors: [409],
+  })
   suspend(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -177,7 +189,11 @@ export class TerminalsController {
   @Post(':terminalId/start-maintenance')
   @HttpCode(200)
   @PartnerRoute('terminal:write')
-  @Describe({ summary: 'Start maintenance (ACTIVE → MAINTENANCE)', response: TerminalResourceSchema, errors: [409] })
+  @Describe({
+    summary: 'Start maintenance (ACTIVE → MAINTENANCE)',
+    response: TerminalResourceSchema,
+    errors: [409],
+  })
   startMaintenance(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -190,7 +206,11 @@ export class TerminalsController {
   @Post(':terminalId/end-maintenance')
   @HttpCode(200)
   @PartnerRoute('terminal:write')
-  @Describe({ summary: 'End maintenance (MAINTENANCE → ACTIVE)', response: TerminalResourceSchema, errors: [409] })
+  @Describe({
+    summary: 'End maintenance (MAINTENANCE → ACTIVE)',
+    response: TerminalResourceSchema,
+    errors: [409],
+  })
   endMaintenance(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -203,7 +223,11 @@ export class TerminalsController {
   @Post(':terminalId/decommission')
   @HttpCode(200)
   @PartnerRoute('terminal:write')
-  @Describe({ summary: 'Decommission a terminal (for good)', response: TerminalResourceSchema, errors: [409] })
+  @Describe({
+    summary: 'Decommission a terminal (for good)',
+    response: TerminalResourceSchema,
+    errors: [409],
+  })
   decommission(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,

@@ -51,7 +51,9 @@ const AmountBucketSchema = z.strictObject({ count: z.int().min(0), amount: Money
 export type AmountBucket = z.infer<typeof AmountBucketSchema>;
 
 const bucketsOf = <K extends string>(keys: readonly K[]) =>
-  z.strictObject(Object.fromEntries(keys.map((key) => [key, AmountBucketSchema])) as Record<K, typeof AmountBucketSchema>);
+  z.strictObject(
+    Object.fromEntries(keys.map((key) => [key, AmountBucketSchema])) as Record<K, typeof AmountBucketSchema>,
+  );
 
 export const TransactionSummarySchema = z
   .strictObject({
@@ -59,7 +61,10 @@ export const TransactionSummarySchema = z
     count: z.int().min(0),
     approved_count: z.int().min(0),
     declined_count: z.int().min(0),
-    approval_rate: z.string().nullable().meta({ description: 'approved / (approved + declined), 4 decimals; null with neither.' }),
+    approval_rate: z
+      .string()
+      .nullable()
+      .meta({ description: 'approved / (approved + declined), 4 decimals; null with neither.' }),
     volume: Money,
     refunds: AmountBucketSchema,
     net: Money,

@@ -144,7 +144,10 @@ const chargeFields = {
   merchant_id: Uuid,
   amount: MoneyInput,
   currency: z.literal('USD'),
-  vault_token: z.string().regex(/^cvt_/).meta({ description: 'A vault entry (`cvt_…`): the only instrument accepted.' }),
+  vault_token: z
+    .string()
+    .regex(/^cvt_/)
+    .meta({ description: 'A vault entry (`cvt_…`): the only instrument accepted.' }),
   use_type: z.enum(USE_TYPES),
   customer_id: optional(Uuid),
   custom_fields: optional(z.array(CustomFieldValue)),
@@ -159,11 +162,16 @@ export const TransactionRequestSchema = z
   .discriminatedUnion('type', [
     z
       .strictObject({ type: z.literal('SALE'), ...chargeFields })
-      .meta({ title: 'SALE', description: 'A card charge on a vault token, authorised and captured at once.' }),
-    z.strictObject({ type: z.literal('ACH_DEBIT'), ...chargeFields, sec_code: optional(z.enum(SEC_CODES)) }).meta({
-      title: 'ACH_DEBIT',
-      description: 'A debit of an ACH vault entry; answers SUBMITTED.',
-    }),
+      .meta({
+        title: 'SALE',
+        description: 'A card charge on a vault token, authorised and captured at once.',
+      }),
+    z
+      .strictObject({ type: z.literal('ACH_DEBIT'), ...chargeFields, sec_code: optional(z.enum(SEC_CODES)) })
+      .meta({
+        title: 'ACH_DEBIT',
+        description: 'A debit of an ACH vault entry; answers SUBMITTED.',
+      }),
     ...(['VOID', 'AUTH_REVERSAL', 'REFUND', 'ACH_VOID', 'ACH_REFUND'] as const).map((type) =>
       z.strictObject({ type: z.literal(type), ...followUpFields }).meta({ title: type }),
     ),

@@ -2,12 +2,7 @@ import { z } from 'zod';
 import { formatAmount } from '../../../platform/src/money/amount';
 import { CustomFieldValue, Money, Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
 import { USE_TYPES } from '../../../vault/src/domain';
-import {
-  RAILS,
-  THREE_DS_FAILURE_REASONS,
-  TRANSACTION_STATES,
-  TRANSACTION_TYPES,
-} from './transaction-states';
+import { RAILS, THREE_DS_FAILURE_REASONS, TRANSACTION_STATES, TRANSACTION_TYPES } from './transaction-states';
 import { refundableAmountMinor, totalMinor, type Transaction } from './transaction';
 
 /**
@@ -59,7 +54,10 @@ export const TransactionResourceSchema = z
       .nullable(),
     three_ds_failure_reason: z.enum(THREE_DS_FAILURE_REASONS).nullable(),
     custom_fields: z.array(CustomFieldValue),
-    level2_data: z.record(z.string(), z.unknown()).nullable().meta({ description: '`po_number`, `merchant_zip`.' }),
+    level2_data: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: '`po_number`, `merchant_zip`.' }),
     level3_data: z
       .record(z.string(), z.unknown())
       .nullable()

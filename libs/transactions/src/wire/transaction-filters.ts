@@ -34,7 +34,10 @@ export const PAGE_PARAMETERS = ['cursor', 'page_size'] as const;
 
 /** What the OpenAPI document says of each filter (every filter must be here: the type says so). */
 export const TRANSACTION_FILTER_DOCS: Record<(typeof FILTER_PARAMETERS)[number], QueryParamDoc> = {
-  merchant_id: { schema: { type: 'string', format: 'uuid' }, description: 'Another partner’s merchant is 404.' },
+  merchant_id: {
+    schema: { type: 'string', format: 'uuid' },
+    description: 'Another partner’s merchant is 404.',
+  },
   q: {
     schema: { type: 'string', maxLength: 200 },
     description:

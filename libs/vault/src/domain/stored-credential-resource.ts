@@ -12,14 +12,22 @@ import { STORED_CREDENTIAL_STATES, USE_TYPES } from './stored-credential-states'
 export const StoredCredentialResourceSchema = z
   .strictObject({
     id: Uuid,
-    vault_token: z.string().regex(/^cvt_/).meta({ description: 'Opaque, partner-scoped: charge it with POST /transactions.' }),
+    vault_token: z
+      .string()
+      .regex(/^cvt_/)
+      .meta({ description: 'Opaque, partner-scoped: charge it with POST /transactions.' }),
     merchant_id: Uuid,
     partner_id: Uuid,
     customer_id: Uuid.nullable(),
     processor: z.string(),
     rail: z.enum(['CARD', 'ACH']),
     card: z
-      .strictObject({ brand: z.string(), last4: z.string(), exp_month: z.int().min(1).max(12), exp_year: z.int() })
+      .strictObject({
+        brand: z.string(),
+        last4: z.string(),
+        exp_month: z.int().min(1).max(12),
+        exp_year: z.int(),
+      })
       .nullable(),
     bank: z
       .strictObject({
@@ -31,7 +39,11 @@ export const StoredCredentialResourceSchema = z
       .nullable(),
     scope: z.array(z.enum(USE_TYPES)),
     enrollment_terms: z
-      .strictObject({ amount: z.string().nullable(), frequency: z.string().nullable(), duration: z.string().nullable() })
+      .strictObject({
+        amount: z.string().nullable(),
+        frequency: z.string().nullable(),
+        duration: z.string().nullable(),
+      })
       .nullable(),
     consent_captured: z.boolean(),
     state: z.enum(STORED_CREDENTIAL_STATES),

@@ -15,7 +15,9 @@ export const WebhookEndpointSchema = z
       .array(z.string())
       .meta({ description: '`["*"]`: every subscribable type, including types added later.' }),
     state: z.enum(['ENABLED', 'SUSPENDED']),
-    primary: z.boolean().meta({ description: 'The endpoint that follows `webhook_url` of the partner configuration.' }),
+    primary: z
+      .boolean()
+      .meta({ description: 'The endpoint that follows `webhook_url` of the partner configuration.' }),
     secret_rotated_at: Timestamp,
     previous_secret_expires_at: Timestamp.nullable().meta({
       description: 'While the previous secret still signs (24 h after a rotation), when it stops; else null.',

@@ -40,7 +40,10 @@ export const WebhookEventTypeSchema = z
       .meta({ description: 'The resource in `data.object`, as the API answers it, at the event.' }),
     subscribable: z
       .boolean()
-      .meta({ description: 'false: sent on request only (`webhook_endpoint.test`), never named in `enabled_events`.' }),
+      .meta({
+        description:
+          'false: sent on request only (`webhook_endpoint.test`), never named in `enabled_events`.',
+      }),
   })
   .meta({ id: 'WebhookEventType' });
 export type WebhookEventTypeDefinition = z.infer<typeof WebhookEventTypeSchema>;

@@ -175,7 +175,9 @@ export function renderObject(
 /** The envelope of every webhook (CONTRACT §6): the same bytes for every endpoint, attempt and replay. */
 export const WebhookEnvelopeSchema = z
   .strictObject({
-    id: z.string().meta({ description: 'Stable across retries and replays: the receiver’s idempotency key.' }),
+    id: z
+      .string()
+      .meta({ description: 'Stable across retries and replays: the receiver’s idempotency key.' }),
     type: z.string(),
     created_at: Timestamp,
     api_version: z.string(),

@@ -71,7 +71,11 @@ export class WebhookEndpointsController {
   /** Newest first; deleted endpoints are not listed. */
   @Get()
   @PartnerRoute('webhook:read')
-  @Describe({ summary: 'The partner’s webhook endpoints, newest first', response: pageOf(WebhookEndpointSchema), paged: true })
+  @Describe({
+    summary: 'The partner’s webhook endpoints, newest first',
+    response: pageOf(WebhookEndpointSchema),
+    paged: true,
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     parseNoFilters(query);
     const scope = `partner:${caller.partnerId}`;
@@ -130,7 +134,11 @@ export class WebhookEndpointsController {
   /** `url` and `enabled_events`; omitted or null leaves a field unchanged. */
   @Patch(':endpointId')
   @PartnerRoute('webhook:write')
-  @Describe({ summary: 'Change a webhook endpoint’s `url` or `enabled_events`', response: WebhookEndpointSchema, errors: [409, 422] })
+  @Describe({
+    summary: 'Change a webhook endpoint’s `url` or `enabled_events`',
+    response: WebhookEndpointSchema,
+    errors: [409, 422],
+  })
   async update(
     @Param('endpointId', UuidParam) endpointId: string,
     @Body() body: UpdateWebhookEndpointDto,

@@ -11,7 +11,10 @@ import { WebhookEventTypeSchema } from '../domain/webhook-event-types';
 export class WebhookEventTypesController {
   @Get()
   @PartnerRoute('webhook:read')
-  @Describe({ summary: 'The event types, each with its meaning and its `data.object`', response: listOf(WebhookEventTypeSchema) })
+  @Describe({
+    summary: 'The event types, each with its meaning and its `data.object`',
+    response: listOf(WebhookEventTypeSchema),
+  })
   list(@Query() query: Record<string, unknown>) {
     refuseParameters(query);
     return { data: WEBHOOK_EVENT_TYPE_CATALOG.map((entry) => ({ ...entry })) };

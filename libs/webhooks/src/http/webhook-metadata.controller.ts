@@ -53,7 +53,10 @@ export class WebhookMetadataController {
 
   @Get()
   @PartnerRoute('webhook:read')
-  @Describe({ summary: 'The webhook delivery policy in force and the per-event-type limit', response: WebhookMetadata })
+  @Describe({
+    summary: 'The webhook delivery policy in force and the per-event-type limit',
+    response: WebhookMetadata,
+  })
   read(@Query() query: Record<string, unknown>): z.infer<typeof WebhookMetadata> {
     refuseParameters(query);
     const schedule = this.config.webhookRetrySchedule;

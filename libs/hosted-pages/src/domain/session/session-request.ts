@@ -118,11 +118,16 @@ export const CUSTOM_FIELD_LIMITS = { maxFields: 20, nameMax: 64, valueMax: 255 }
 export const HppSessionRequestSchema = z
   .strictObject({
     merchant_id: Uuid,
-    amount: MoneyInput.nullish().meta({ description: 'Required for a fixed-amount payment page, refused otherwise.' }),
+    amount: MoneyInput.nullish().meta({
+      description: 'Required for a fixed-amount payment page, refused otherwise.',
+    }),
     currency: z.enum(Object.keys(CURRENCY_EXPONENTS) as [string, ...string[]]).nullish(),
     payment_method: z.enum(HPP_PAYMENT_METHODS).nullish().meta({ description: 'Default `card`.' }),
     rendering_mode: z.enum(RENDERING_MODES).nullish().meta({ description: 'Default `redirect`.' }),
-    capture_mode: z.enum(CAPTURE_MODES).nullish().meta({ description: 'Default `sale`; `authorization` is reserved (501).' }),
+    capture_mode: z
+      .enum(CAPTURE_MODES)
+      .nullish()
+      .meta({ description: 'Default `sale`; `authorization` is reserved (501).' }),
     amount_mode: z.enum(AMOUNT_MODES).nullish().meta({ description: 'Default `fixed`.' }),
     page_purpose: z.enum(PAGE_PURPOSES).nullish().meta({ description: 'Default `payment`.' }),
     save_payment_method: z.boolean().nullish(),
@@ -130,7 +135,9 @@ export const HppSessionRequestSchema = z
       .array(z.enum(USE_TYPES))
       .min(1)
       .nullish()
-      .meta({ description: 'Required (distinct values) when the session saves a payment method, refused otherwise.' }),
+      .meta({
+        description: 'Required (distinct values) when the session saves a payment method, refused otherwise.',
+      }),
     customer_id: Uuid.nullish(),
     recurring_plan: z
       .strictObject({

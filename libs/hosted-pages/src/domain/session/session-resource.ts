@@ -57,14 +57,24 @@ export const HppSessionSchema = z
   .strictObject({
     ...createShape,
     tokenization_outcome: z.enum(TOKENIZATION_OUTCOMES),
-    vault_token: z.string().nullable().meta({ description: 'The saved method’s vault token, once completed.' }),
+    vault_token: z
+      .string()
+      .nullable()
+      .meta({ description: 'The saved method’s vault token, once completed.' }),
     transaction_id: Uuid.nullable(),
     completed_at: Timestamp.nullable(),
     last_attempt: z.strictObject({ at: Timestamp, reason: z.string() }).nullable(),
     card: z
-      .strictObject({ last4: z.string(), expiry_month: z.int().min(1), expiry_year: z.int(), brand: z.string() })
+      .strictObject({
+        last4: z.string(),
+        expiry_month: z.int().min(1),
+        expiry_year: z.int(),
+        brand: z.string(),
+      })
       .nullable(),
-    bank: z.strictObject({ account_type: z.string(), account_last4: z.string(), routing_last4: z.string() }).nullable(),
+    bank: z
+      .strictObject({ account_type: z.string(), account_last4: z.string(), routing_last4: z.string() })
+      .nullable(),
     token_capture_failure: z.strictObject({ at: Timestamp, reason: z.string() }).nullable(),
     level3_data: z.null(),
   })

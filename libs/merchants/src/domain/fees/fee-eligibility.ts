@@ -114,7 +114,10 @@ export const FeeEligibilitySchema = z
     surcharge: z.strictObject({
       eligible: z.boolean(),
       reasons: z.array(z.enum(Object.keys(FEE_INELIGIBILITY_REASONS) as [FeeIneligibilityReason])),
-      max_percent_bps: z.int().nullable().meta({ description: 'The highest surcharge the merchant may set, when eligible.' }),
+      max_percent_bps: z
+        .int()
+        .nullable()
+        .meta({ description: 'The highest surcharge the merchant may set, when eligible.' }),
     }),
     convenience_fee: z.strictObject({
       eligible: z.boolean(),

@@ -67,7 +67,10 @@ export const FeeProfileRequestSchema = z
 export const ConvenienceFeeRequestSchema = z
   .strictObject({
     enabled: z.boolean(),
-    amount_type: z.enum(CONVENIENCE_FEE_AMOUNT_TYPES).nullish().meta({ description: 'Required when enabled.' }),
+    amount_type: z
+      .enum(CONVENIENCE_FEE_AMOUNT_TYPES)
+      .nullish()
+      .meta({ description: 'Required when enabled.' }),
     currency: z.literal('USD').nullish(),
     fixed_amount: MoneyInput.nullish().meta({ description: 'amount_type FIXED only.' }),
     percent_bps: z.int().min(1).max(MAX_CONVENIENCE_FEE_PERCENT_BPS).nullish().meta({
@@ -83,8 +86,16 @@ export const ConvenienceFeeRequestSchema = z
 export const SurchargeRequestSchema = z
   .strictObject({
     enabled: z.boolean(),
-    percent_bps: z.int().min(1).max(MAX_SURCHARGE_REQUEST_BPS).nullish().meta({ description: 'Required when enabled.' }),
-    card_types: z.array(z.enum(CARD_TYPES)).nullish().meta({ description: 'Only `credit` may be surcharged.' }),
+    percent_bps: z
+      .int()
+      .min(1)
+      .max(MAX_SURCHARGE_REQUEST_BPS)
+      .nullish()
+      .meta({ description: 'Required when enabled.' }),
+    card_types: z
+      .array(z.enum(CARD_TYPES))
+      .nullish()
+      .meta({ description: 'Only `credit` may be surcharged.' }),
   })
   .meta({ id: 'SurchargeRequest' });
 
