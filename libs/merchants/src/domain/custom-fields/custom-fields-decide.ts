@@ -6,7 +6,6 @@ import {
   normalizeFields,
   sameFields,
   validateFieldDefinitions,
-  type CustomFieldDefinition,
   type CustomFieldDefinitionInput,
 } from './custom-field-definition';
 import { CustomFieldsInvalid } from './custom-field-errors';

@@ -87,7 +87,6 @@ import {
   isFeesEvent,
   type ConvenienceFeeTerms,
   type FeeProfileTerms,
-  type PaymentChannel,
   type SurchargeTerms,
 } from './fee-events';
 

@@ -12,7 +12,6 @@ import {
   flagState,
   unmetDependencies,
   type ConfigurationState,
-  type FeatureFlagView,
 } from './configuration';
 import type { ConfigurationEvent, PartnerSettingsChanged } from './configuration-events';
 import {
