@@ -21,11 +21,11 @@ describe('the API reference page in a browser', () => {
     const errors: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    const res = await page.goto(`${base}/api/v1/docs`);
+    const res = await page.goto(`${base}/api/v1/docs`, { timeout: 90_000 });
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
 
-    await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
+    await page.waitForSelector('.opblock-summary-path', { timeout: 60_000 });
     const paths = await page.$$eval('.opblock-summary-path', (nodes) =>
       nodes.map((node) => node.getAttribute('data-path') ?? node.textContent ?? ''),
     );
@@ -42,7 +42,7 @@ describe('the API reference page in a browser', () => {
       ]),
     );
     expect(errors).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it('serves only the assets it names', async () => {
     const missing = await platform().as(null).get('/docs/assets/package.json');

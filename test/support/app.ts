@@ -33,7 +33,12 @@ export async function startTestService(
   });
   const service = await startService(config, options.logger ?? createLogger(config.logLevel));
   // The document this very service serves: every exchange through `call` is checked against it.
-  const document = await fetch(`${service.url}/api/v1/openapi.json`);
+  let document = await fetch(`${service.url}/api/v1/openapi.json`);
+  // A database probe that timed out on a busy machine answers 503 for a moment: wait it out.
+  for (let tries = 0; document.status === 503 && tries < 20; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    document = await fetch(`${service.url}/api/v1/openapi.json`);
+  }
   if (document.status !== 200) {
     await service.stop();
     throw new Error(`GET /api/v1/openapi.json answered ${document.status}: ${await document.text()}`);

@@ -91,7 +91,7 @@ export class OpenApiController {
   @Describe({
     summary: 'A file of the reference page',
     description: `One of ${Object.keys(ASSETS).join(', ')} (from the npm package swagger-ui-dist, or the page's own script).`,
-    response: { mediaType: 'text/plain' },
+    response: { mediaType: [...new Set(Object.values(ASSETS).map((asset) => asset.type.split(';')[0]))] },
     tag: 'Service',
   })
   asset(@Param('name') name: string, @Res({ passthrough: true }) reply: FastifyReply): Buffer | string {

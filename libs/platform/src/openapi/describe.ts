@@ -16,7 +16,10 @@ export interface RouteDescription {
    * The success answer: a zod schema of its JSON body, `null` for no body (204, 202 without
    * one), or another media type (`{ mediaType: 'text/csv' }`).
    */
-  response: z.ZodType | null | { mediaType: string; description?: string; schema?: Record<string, unknown> };
+  response:
+    | z.ZodType
+    | null
+    | { mediaType: string | readonly string[]; description?: string; schema?: Record<string, unknown> };
   /** Other success answers a route gives (a 303 redirect…), by status. */
   otherResponses?: Record<number, { description: string; schema?: z.ZodType; mediaType?: string }>;
   /**

@@ -431,7 +431,9 @@ export function buildOpenApiDocument(routes: readonly DiscoveredRoute[], options
       responses[route.successStatus] = {
         description: success.description ?? STATUS_TEXT[route.successStatus] ?? 'Success',
         headers,
-        content: { [success.mediaType]: { schema: success.schema ?? { type: 'string' } } },
+        content: Object.fromEntries(
+          [success.mediaType].flat().map((type) => [type, { schema: success.schema ?? { type: 'string' } }]),
+        ),
       };
     }
     for (const [status, other] of Object.entries(description.otherResponses ?? {})) {
