@@ -7,10 +7,14 @@
  * over 200k events; cold and warm start of the service to healthy; and, on the real service,
  * `POST /transactions` SALE throughput against a bare INSERT route and `GET /transactions` latency
  * at a million rows (bench-transactions.ts); webhook deliveries per second and the latency from an
- * event's commit to its first attempt (bench-webhooks.ts).
+ * event's commit to its first attempt (bench-webhooks.ts); the end-of-day settlement run over
+ * 10,000 and 100,000 captured transactions, time and peak RSS (bench-settlement.ts).
+ *
+ * `BENCH_ONLY=settlement npm run bench` measures the end of day alone and rewrites only its rows
+ * in docs/benchmarks.md (its target row and the Settlement section), leaving the others as they are.
  */
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -22,6 +26,7 @@ import { createDataSource, runMigrations } from '../libs/platform/src/database/d
 import { freePort, startEmbeddedPostgres } from '../libs/platform/src/database/embedded-postgres';
 import { BENCH_ENTITIES, BENCH_MIGRATIONS, benchProjector } from './bench-projector';
 import { benchTransactions } from './bench-transactions';
+import { benchEndOfDay, spliceEndOfDay } from './bench-settlement';
 import { benchWebhooks } from './bench-webhooks';
 import { ProjectionRunner } from '../libs/projections/src';
 
@@ -33,6 +38,12 @@ const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 300);
 const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5000);
 const WEBHOOK_LATENCY_SECONDS = Number(process.env.BENCH_WEBHOOK_LATENCY_SECONDS ?? 20);
+/** End of day: captured transactions per run (each in a process of its own), over this many merchants. */
+const EOD_SIZES = (process.env.BENCH_EOD_SIZES ?? '10000,100000').split(',').map(Number);
+const EOD_MERCHANTS = Number(process.env.BENCH_EOD_MERCHANTS ?? 1000);
+/** `settlement`: only the end-of-day rows, spliced into the existing docs/benchmarks.md. */
+const ONLY = process.env.BENCH_ONLY ?? '';
+const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
 
 function median(runs: Row[]): Row {
   const sorted = [...runs].sort((a, b) => a.rate - b.rate);
@@ -248,7 +259,30 @@ function table(rows: Row[], baseline: Row): string {
   return lines.join('\n');
 }
 
+/** `BENCH_ONLY=settlement`: the end of day on a PostgreSQL of its own, its rows spliced into the report. */
+async function endOfDayOnly(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
+  chmodSync(dir, 0o755);
+  const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
+  try {
+    const endOfDay = await benchEndOfDay({
+      adminUrl: db.url,
+      dataDir: path.join(dir, 'end-of-day'),
+      sizes: EOD_SIZES,
+      merchants: EOD_MERCHANTS,
+    });
+    const report = spliceEndOfDay(readFileSync(REPORT, 'utf8'), endOfDay, new Date());
+    writeFileSync(REPORT, report);
+    console.log(report);
+  } finally {
+    await db.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (ONLY === 'settlement') return endOfDayOnly();
+  if (ONLY !== '') throw new Error(`BENCH_ONLY=${ONLY}: only "settlement" can be run alone`);
   const startLoad = loadavg()[0];
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
@@ -298,6 +332,12 @@ async function main(): Promise<void> {
       events: WEBHOOK_EVENTS,
       latencySeconds: WEBHOOK_LATENCY_SECONDS,
     });
+    const endOfDay = await benchEndOfDay({
+      adminUrl: db.url,
+      dataDir: path.join(dir, 'end-of-day'),
+      sizes: EOD_SIZES,
+      merchants: EOD_MERCHANTS,
+    });
     await db.stop();
 
     console.log('service start, cold and warm...');
@@ -314,6 +354,7 @@ async function main(): Promise<void> {
       `| warm start to healthy < 5 s | ${warm.toFixed(1)} s | ${warm < 5 ? 'met' : 'NOT met'} |`,
       ...transactions.targets,
       ...webhooks.targets,
+      ...endOfDay.targets,
     ];
     const cpu = cpus()[0]?.model ?? 'unknown';
     const report = `# Benchmarks
@@ -350,8 +391,12 @@ ${transactions.section}
 ## Webhooks
 
 ${webhooks.section}
+
+## Settlement
+
+${endOfDay.section}
 `;
-    writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), report);
+    writeFileSync(REPORT, report);
     console.log(report);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -33,6 +33,8 @@ import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 import { ProblemsController } from './problems/problems.controller';
+import { MetricsController } from './metrics/metrics.controller';
+import { ServiceMetrics } from './metrics/service-metrics';
 import { ConsoleController } from './console/console.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
 import { SystemStatusController } from './system-status.controller';
@@ -71,6 +73,7 @@ export class AppModule {
         { provide: SealedBox, useValue: infra.vault },
         { provide: IdempotencyStore, useValue: infra.idempotency },
         { provide: DatabaseMonitor, useValue: infra.database },
+        { provide: ServiceMetrics, useValue: infra.metrics },
         { provide: LOGGER, useValue: infra.logger },
         { provide: RouteTable, useValue: routes },
         { provide: CursorCodec, useValue: new CursorCodec(cursorSecret) },
@@ -88,6 +91,7 @@ export class AppModule {
         SealedBox,
         IdempotencyStore,
         DatabaseMonitor,
+        ServiceMetrics,
         LOGGER,
         RouteTable,
         CursorCodec,
@@ -119,6 +123,7 @@ export class AppModule {
         PlatformOpsController,
         SystemStatusController,
         OpenApiController,
+        MetricsController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },

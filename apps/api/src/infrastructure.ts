@@ -20,6 +20,8 @@ import {
 } from '../../../libs/platform/src/database/embedded-postgres';
 import { IdempotencyStore } from '../../../libs/platform/src/idempotency/idempotency-store';
 import { ProjectionRunner } from '../../../libs/projections/src';
+import { WEBHOOK_QUEUE_GAUGES } from '../../../libs/webhooks/src';
+import { ServiceMetrics } from './metrics/service-metrics';
 import { READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS, PROJECTORS } from '../../../projections';
 
 /** Everything the process owns outside Nest, started in dependency order and stopped in reverse. */
@@ -41,6 +43,8 @@ export interface Infrastructure {
   idempotency: IdempotencyStore;
   /** Whether the database answers: `GET /health` reports it, and requests are refused (503) while it does not. */
   database: DatabaseMonitor;
+  /** What `GET /metrics` serves (docs/operations.md, "Metrics"). */
+  metrics: ServiceMetrics;
   stopSweepers(): void;
 }
 
@@ -129,6 +133,8 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     });
     database.start();
 
+    const metrics = new ServiceMetrics({ pool, projections, gauges: [...WEBHOOK_QUEUE_GAUGES] });
+
     return {
       config,
       logger,
@@ -144,6 +150,7 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
       vault,
       idempotency,
       database,
+      metrics,
       stopSweepers: () => clearInterval(purge),
     };
   } catch (error) {

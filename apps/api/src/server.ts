@@ -137,6 +137,8 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     // While the database is known to be down every request answers 503 at once (docs/operations.md).
     fastify.addHook('onRequest', refuseWhileDatabaseDown(infra.database));
     fastify.addHook('preValidation', async (request) => refuseDefectiveBody(request));
+    // Every answer is timed for `GET /metrics`, by route pattern and status.
+    infra.metrics.observe(fastify);
     // `Api-Version`: a pinned version is checked; every answer names the version it was built for.
     registerApiVersion(fastify);
     fastify.addHook('onSend', async (request, reply, payload) => {

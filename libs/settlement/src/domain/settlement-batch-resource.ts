@@ -1,20 +1,15 @@
 import { z } from 'zod';
 import { formatAmount } from '../../../platform/src/money/amount';
 import { DateOnly, Money, Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
-import { REPORTING_BASES, SETTLEMENT_BATCH_STATES, TRIGGER_TYPES } from './settlement-batch-states';
-import type { SettlementBatch } from './settlement-batch';
-import type { SettlementBatchMember } from './settlement-batch-events';
+import { MEMBER_MATCH_STATES } from './processor-report';
+import type { BatchMember, SettlementBatch } from './settlement-batch';
+import {
+  REPORTING_BASES,
+  SETTLEMENT_BATCH_STATES,
+  TRIGGER_TYPES,
+  VENDOR_STATUSES,
+} from './settlement-batch-states';
 
-/** Spec "Batch member" `match_state` while only the gateway has reported the member. */
-export const MEMBER_MATCH_STATE_RECORDED = 'RECORDED';
-
-/**
- * The spec's Settlement batch resource, every field. Money is a decimal string in the batch's
- * currency, signed as money moving to the merchant. Fields the processor's report fills
- * (`processor_batch_id`, `closed_settlement_batch_id`, `vendor_settlement_batch_id`,
- * `vendor_status`, `fees`, `net_amount`, `reconciled_at`) are null until it arrives;
- * `held_reason` is null unless a batch is held. Extension beyond the spec's list: `currency`.
- */
 export const SettlementBatchSchema = z
   .strictObject({
     id: Uuid,
@@ -22,7 +17,7 @@ export const SettlementBatchSchema = z
     state: z.enum(SETTLEMENT_BATCH_STATES),
     reporting_basis: z.enum(REPORTING_BASES),
     processing_account: z.strictObject({ merchant_id: Uuid, processor_key: z.string() }),
-    vendor_status: z.string().nullable(),
+    vendor_status: z.enum(VENDOR_STATUSES).nullable(),
     gateway_batch_id: z.string(),
     processor_batch_id: z.string().nullable(),
     closed_settlement_batch_id: z.string().nullable(),
@@ -46,7 +41,26 @@ export const SettlementBatchSchema = z
   })
   .meta({ id: 'SettlementBatch' });
 
-export function toBatchResource(b: SettlementBatch): z.infer<typeof SettlementBatchSchema> {
+export const BatchMemberSchema = z
+  .strictObject({
+    id: z.string(),
+    transaction_id: Uuid,
+    gateway_transaction_id: z.string().nullable(),
+    rail: z.enum(['CARD', 'ACH']),
+    type: z.string().meta({ description: 'The transaction’s type, which gives the sign.' }),
+    amount: Money,
+    settled_at: Timestamp,
+    match_state: z.enum(MEMBER_MATCH_STATES),
+    reported_amount: Money.nullable(),
+  })
+  .meta({ id: 'SettlementBatchMember' });
+
+/**
+ * The spec's Settlement batch resource, every field (docs/settlement.md gives each one's meaning
+ * and when it is null). Money is a decimal string in the batch's currency, signed as money moving
+ * to the merchant. Extension beyond the spec's list: `currency`.
+ */
+export function toBatchResource(b: Omit<SettlementBatch, 'members'>): z.infer<typeof SettlementBatchSchema> {
   const money = (minor: string | null) => (minor === null ? null : formatAmount(BigInt(minor), b.currency));
   return {
     id: b.id,
@@ -80,8 +94,16 @@ export function toBatchResource(b: SettlementBatch): z.infer<typeof SettlementBa
 
 export type BatchResource = ReturnType<typeof toBatchResource>;
 
-/** The spec's Batch member. Extension: `type` (the transaction's type, which gives the sign). */
-export function toBatchMemberResource(member: SettlementBatchMember, currency: string) {
+/**
+ * The spec's Batch member. `match_state`: RECORDED (only the gateway has reported it), then as the
+ * last processor report found it: MATCHED, MISMATCHED (a line with a difference, or several lines)
+ * or MISSING (no line). Extensions: `type` (the transaction's type, which gives the sign) and
+ * `reported_amount` (its line's amount in the last report; null before one, or when missing).
+ */
+export function toBatchMemberResource(
+  member: BatchMember,
+  currency: string,
+): z.infer<typeof BatchMemberSchema> {
   return {
     id: member.memberId,
     transaction_id: member.transactionId,
@@ -90,6 +112,8 @@ export function toBatchMemberResource(member: SettlementBatchMember, currency: s
     type: member.type,
     amount: formatAmount(BigInt(member.amountMinor), currency),
     settled_at: member.settledAt,
-    match_state: MEMBER_MATCH_STATE_RECORDED,
+    match_state: member.matchState,
+    reported_amount:
+      member.reportedAmountMinor === null ? null : formatAmount(BigInt(member.reportedAmountMinor), currency),
   };
 }

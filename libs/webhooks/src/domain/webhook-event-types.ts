@@ -5,7 +5,7 @@ import {
   CUSTOM_FIELDS_WEBHOOK_EVENT_TYPES,
   MERCHANT_WEBHOOK_EVENT_TYPES,
 } from '../../../merchants/src/domain';
-import { SETTLEMENT_BATCH_WEBHOOK_EVENT_TYPES } from '../../../settlement/src/domain';
+import { SETTLEMENT_WEBHOOK_EVENTS } from '../../../settlement/src/domain';
 import { TERMINALS_WEBHOOK_EVENTS } from '../../../terminals/src/domain';
 import { TRANSACTION_WEBHOOK_EVENT_TYPES } from '../../../transactions/src/domain';
 import { STORED_CREDENTIAL_WEBHOOK_EVENT_TYPES } from '../../../vault/src/domain';
@@ -26,6 +26,7 @@ export const WEBHOOK_OBJECT_KINDS = [
   'stored_credential',
   'customer',
   'settlement_batch',
+  'reconciliation_exception',
   'terminal',
   'webhook_endpoint',
 ] as const;
@@ -38,12 +39,9 @@ export const WebhookEventTypeSchema = z
     object: z
       .enum(WEBHOOK_OBJECT_KINDS)
       .meta({ description: 'The resource in `data.object`, as the API answers it, at the event.' }),
-    subscribable: z
-      .boolean()
-      .meta({
-        description:
-          'false: sent on request only (`webhook_endpoint.test`), never named in `enabled_events`.',
-      }),
+    subscribable: z.boolean().meta({
+      description: 'false: sent on request only (`webhook_endpoint.test`), never named in `enabled_events`.',
+    }),
   })
   .meta({ id: 'WebhookEventType' });
 export type WebhookEventTypeDefinition = z.infer<typeof WebhookEventTypeSchema>;
@@ -181,11 +179,7 @@ export const WEBHOOK_EVENT_TYPE_CATALOG: readonly WebhookEventTypeDefinition[] =
   t('customer.created', 'customer', 'A customer was created.'),
   t('customer.updated', 'customer', 'A customer’s fields changed.'),
   t('customer.deleted', 'customer', 'A customer was deleted.'),
-  t(
-    'settlement_batch.opened',
-    'settlement_batch',
-    'The end-of-day run settled transactions into a new batch (gateway_reported).',
-  ),
+  ...SETTLEMENT_WEBHOOK_EVENTS.map((entry) => t(entry.webhookType, entry.object, entry.description)),
   ...TERMINALS_WEBHOOK_EVENTS.map((entry) => t(entry.webhookType, entry.object, entry.description)),
   {
     type: WEBHOOK_TEST_EVENT_TYPE,
@@ -217,7 +211,7 @@ export const DOMAIN_EVENT_WEBHOOK_TYPES: Readonly<Record<string, readonly string
   HPP_SESSION_WEBHOOK_EVENT_TYPES,
   STORED_CREDENTIAL_WEBHOOK_EVENT_TYPES,
   CUSTOMER_WEBHOOK_EVENT_TYPES,
-  SETTLEMENT_BATCH_WEBHOOK_EVENT_TYPES,
+  Object.fromEntries(SETTLEMENT_WEBHOOK_EVENTS.map((entry) => [entry.eventType, entry.webhookType])),
   Object.fromEntries(TERMINALS_WEBHOOK_EVENTS.map((entry) => [entry.eventType, entry.webhookType])),
 );
 
@@ -264,6 +258,8 @@ export const INTERNAL_EVENT_TYPES: Readonly<Record<string, string>> = {
   HppSessionAttemptFailed:
     'a payer’s failed try on an open page; the session stays PENDING (the lockout ends it: hpp_session.cancelled)',
   SandboxClockAdvanced: 'a sandbox operator tool, not a fact about any partner’s records',
+  SettlementBatchExceptionOutcomeRecorded:
+    'the batch’s copy of an exception’s outcome; the exception’s own event sends reconciliation_exception.*',
   TerminalHeartbeatRecorded:
     'a device reporting in; its effect shows in the terminal’s last_heartbeat_at and firmware_version (the first one sends terminal.activated)',
   TerminalSerialNumberClaimed:
