@@ -1,8 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are JSON the tests inspect freely */
 import { request as httpRequest } from 'node:http';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
-import { ACCESS, type RouteAccess } from '../../libs/platform/src/auth/access';
+import { ModulesContainer } from '@nestjs/core';
+import type { RouteAccess } from '../../libs/platform/src/auth/access';
+import { discoverRoutes } from '../../libs/platform/src/openapi/route-discovery';
 import { generateKey } from '../../libs/platform/src/auth/secret-key';
 import { RouteTable } from '../../libs/platform/src/http/route-table';
 import { useTestPlatform, type ApiResponse } from '../support/api';
@@ -392,34 +392,14 @@ describe('authentication and authorisation', () => {
       path: string;
       access: RouteAccess | undefined;
     }
-    const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'ALL', 'OPTIONS', 'HEAD', 'SEARCH'];
 
+    /** The routes as Nest discovered them (the same walk builds the OpenAPI document). */
     function routesOfTheApp(): Route[] {
-      const { app } = platform().service;
-      const discovery = new DiscoveryService(app.get(ModulesContainer));
-      const scanner = new MetadataScanner();
-      const routes: Route[] = [];
-      for (const wrapper of discovery.getControllers()) {
-        const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
-        if (!controller) continue;
-        const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
-        for (const name of scanner.getAllMethodNames(controller.prototype)) {
-          const handler = (controller.prototype as Record<string, unknown>)[name] as object;
-          const path = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-          if (path === undefined) continue;
-          const method = METHODS[Reflect.getMetadata(METHOD_METADATA, handler) as number];
-          const access = (Reflect.getMetadata(ACCESS, handler) ?? Reflect.getMetadata(ACCESS, controller)) as
-            RouteAccess | undefined;
-          for (const p of Array.isArray(path) ? path : [path]) {
-            const full = ['/api/v1', base, p]
-              .map((part) => part.replace(/^\/+|\/+$/g, ''))
-              .filter(Boolean)
-              .join('/');
-            routes.push({ method, path: `/${full}`, access });
-          }
-        }
-      }
-      return routes;
+      return discoverRoutes(platform().service.app.get(ModulesContainer)).map(({ method, path, access }) => ({
+        method,
+        path,
+        access,
+      }));
     }
 
     it('finds the routes, and every one has route-access metadata of a known tier', () => {

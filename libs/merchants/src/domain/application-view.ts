@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
 import type { Merchant } from './merchant';
 import { HIPAA_BAA_STATUSES, MERCHANT_CHANNELS, MERCHANT_STATES } from './merchant-states';
-import { BANK_ACCOUNT_TYPES, BANK_VERIFICATION_STATUSES } from './bank/bank-verification';
+import { BANK_VERIFICATION_STATUSES, MaskedBankAccountSchema } from './bank/bank-verification';
 
 /**
  * `GET /merchants/{id}/application`: the onboarding application as the underwriters see its
@@ -35,15 +35,9 @@ export const ApplicationViewSchema = z
       pci_saq_type: z.string().nullable(),
       pricing_model: z.string().nullable(),
     }),
-    section_5_banking: z
-      .strictObject({
-        account_holder_name: z.string(),
-        account_type: z.enum(BANK_ACCOUNT_TYPES),
-        routing_number: z.string().meta({ description: 'Last four digits only.' }),
-        account_number: z.string().meta({ description: 'Last four digits only.' }),
-        verification_status: z.enum(BANK_VERIFICATION_STATUSES),
-      })
-      .nullable(),
+    section_5_banking: MaskedBankAccountSchema.extend({
+      verification_status: z.enum(BANK_VERIFICATION_STATUSES),
+    }).nullable(),
   })
   .meta({ id: 'MerchantApplication' });
 
