@@ -4,6 +4,7 @@ import { isUseType, type UseType, isVaultTokenFormat } from '../../../vault/src/
 import { customFieldValuesFormErrors } from '../../../merchants/src/domain';
 import { z } from 'zod';
 import { CustomFieldValue, MoneyInput, Uuid } from '../../../platform/src/openapi/wire-schemas';
+import { schemaFieldErrors } from '../../../platform/src/openapi/schema-gate';
 import { USE_TYPES } from '../../../vault/src/domain';
 import { REFUND_REASONS, REVERSAL_DESCRIPTION_MAX, REVERSAL_REASON_CODES } from './rules';
 import { validateRefundReason, validateReversalReason } from './rules';
@@ -95,50 +96,57 @@ const FIELDS: Partial<Record<TransactionType, readonly string[]>> = {
 // ---------------------------------------------------------------------------------------------
 
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
-const ascii = (max: number) => z.string().min(1).max(max);
+
+/*
+ * Level 2 and 3 data are checked after the merchant's feature flags (a partner without
+ * `level3_data` learns that first) by rules/level-data.ts, which names every field; the schema
+ * documents their fields and holds the body to objects of them.
+ */
+const upTo = (max: number) => z.string().meta({ description: `1–${max} printable ASCII characters.` });
+const LEVEL_RULES = 'Checked after the feature flag by the level 2/3 rules (docs/transactions.md).';
 
 export const Level2DataSchema = z
-  .strictObject({
-    po_number: ascii(25),
-    merchant_zip: z.string().regex(/^[0-9]{5}(-[0-9]{4})?$/),
-  })
-  .meta({ id: 'Level2Data' });
+  .looseObject({ po_number: optional(upTo(25)), merchant_zip: optional(z.string()) })
+  .meta({ id: 'Level2Data', description: `Both fields are required. ${LEVEL_RULES}` });
 
 export const Level3LineItemSchema = z
-  .strictObject({
-    product_code: optional(ascii(12)),
-    commodity_code: optional(ascii(12)),
-    description: ascii(35),
-    upc: optional(z.string().regex(/^[0-9]{1,12}$/)),
-    invoice_number: optional(ascii(25)),
-    tax_type: optional(ascii(4)),
-    quantity: z.string().meta({ description: 'A decimal string above zero, at most 4 decimals.' }),
-    unit_of_measure: optional(ascii(12)),
-    unit_price: MoneyInput,
-    discount_amount: optional(MoneyInput),
-    total_amount: MoneyInput,
-    tax_amount: optional(MoneyInput),
+  .looseObject({
+    product_code: optional(upTo(12)),
+    commodity_code: optional(upTo(12)),
+    description: optional(upTo(35)),
+    upc: optional(z.string()),
+    invoice_number: optional(upTo(25)),
+    tax_type: optional(upTo(4)),
+    quantity: optional(z.string().meta({ description: 'A decimal string above zero, at most 4 decimals.' })),
+    unit_of_measure: optional(upTo(12)),
+    unit_price: optional(z.string()),
+    discount_amount: optional(z.string()),
+    total_amount: optional(z.string()),
+    tax_amount: optional(z.string()),
     tax_rate: optional(z.string().meta({ description: 'A percentage 0–100 as a decimal string.' })),
-    extended_amount: optional(MoneyInput),
-    freight_amount: optional(MoneyInput),
-    duty_amount: optional(MoneyInput),
+    extended_amount: optional(z.string()),
+    freight_amount: optional(z.string()),
+    duty_amount: optional(z.string()),
     tax_included: optional(z.boolean()),
   })
-  .meta({ id: 'Level3LineItem' });
+  .meta({
+    id: 'Level3LineItem',
+    description: `description, quantity, unit_price and total_amount are required; amounts are decimal strings. ${LEVEL_RULES}`,
+  });
 
 export const Level3DataSchema = z
-  .strictObject({
-    ship_from_zip: optional(z.string().max(10)),
-    destination_zip: optional(z.string().max(10)),
-    destination_country_code: optional(z.string().regex(/^[A-Z]{3}$/)),
-    invoice_number: optional(ascii(25)),
-    order_number: optional(ascii(25)),
-    duty_amount: optional(MoneyInput),
-    freight_amount: optional(MoneyInput),
-    discount_amount: optional(MoneyInput),
-    line_items: z.array(Level3LineItemSchema).min(1).max(99),
+  .looseObject({
+    ship_from_zip: optional(z.string()),
+    destination_zip: optional(z.string()),
+    destination_country_code: optional(z.string().meta({ description: 'ISO 3166-1 alpha-3 (USA).' })),
+    invoice_number: optional(upTo(25)),
+    order_number: optional(upTo(25)),
+    duty_amount: optional(z.string()),
+    freight_amount: optional(z.string()),
+    discount_amount: optional(z.string()),
+    line_items: optional(z.array(Level3LineItemSchema)),
   })
-  .meta({ id: 'Level3Data' });
+  .meta({ id: 'Level3Data', description: `line_items (1 to 99) is required. ${LEVEL_RULES}` });
 
 const chargeFields = {
   merchant_id: Uuid,
@@ -160,12 +168,10 @@ const followUpFields = { merchant_id: Uuid, parent_transaction_id: Uuid };
 /** Each served `type`'s body: exactly its fields (CONTRACT §5a). */
 export const TransactionRequestSchema = z
   .discriminatedUnion('type', [
-    z
-      .strictObject({ type: z.literal('SALE'), ...chargeFields })
-      .meta({
-        title: 'SALE',
-        description: 'A card charge on a vault token, authorised and captured at once.',
-      }),
+    z.strictObject({ type: z.literal('SALE'), ...chargeFields }).meta({
+      title: 'SALE',
+      description: 'A card charge on a vault token, authorised and captured at once.',
+    }),
     z
       .strictObject({ type: z.literal('ACH_DEBIT'), ...chargeFields, sec_code: optional(z.enum(SEC_CODES)) })
       .meta({
@@ -325,6 +331,9 @@ export function parseTransactionRequest(body: unknown): TransactionRequest {
     throw new TransactionTypeReserved(t);
   }
   if (errors.length > 0) throw new TransactionRequestInvalid(errors);
+  // The schema the document publishes has the last word on the shape.
+  const shape = schemaFieldErrors(TransactionRequestSchema, body);
+  if (shape.length > 0) throw new TransactionRequestInvalid(shape);
   return request;
 }
 

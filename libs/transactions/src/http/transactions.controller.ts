@@ -14,6 +14,7 @@ import { toTransactionResource } from '../domain/transaction-resource';
 import { parseTransactionRequest } from '../domain/transaction-request';
 import { THREE_DS_FAILURE_REASONS, type ThreeDsFailureReason } from '../domain/transaction-states';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { schemaFieldErrors } from '../../../platform/src/openapi/schema-gate';
 import { Describe } from '../../../platform/src/openapi/describe';
 import { TransactionResourceSchema } from '../domain/transaction-resource';
 import { ThreeDsCompletionSchema, TransactionRequestSchema } from '../domain/transaction-request';
@@ -30,6 +31,8 @@ function parseThreeDsOutcome(body: unknown): 'authenticated' | ThreeDsFailureRea
     errors.push({ field: 'outcome', message: `must be one of ${allowed.join(', ')}` });
   }
   if (errors.length > 0) throw validationProblem(errors);
+  const shape = schemaFieldErrors(ThreeDsCompletionSchema, body);
+  if (shape.length > 0) throw validationProblem(shape);
   return outcome as 'authenticated' | ThreeDsFailureReason;
 }
 

@@ -19,6 +19,7 @@ import {
 import { UUID } from '../../../../platform/src/validation/uuid';
 import { z } from 'zod';
 import { MoneyInput, Uuid } from '../../../../platform/src/openapi/wire-schemas';
+import { schemaFieldErrors } from '../../../../platform/src/openapi/schema-gate';
 
 /**
  * The body of `POST /hpp/sessions` (spec "Hosted payment pages", CONTRACT §4 and §8). Field names
@@ -131,13 +132,9 @@ export const HppSessionRequestSchema = z
     amount_mode: z.enum(AMOUNT_MODES).nullish().meta({ description: 'Default `fixed`.' }),
     page_purpose: z.enum(PAGE_PURPOSES).nullish().meta({ description: 'Default `payment`.' }),
     save_payment_method: z.boolean().nullish(),
-    credential_usages: z
-      .array(z.enum(USE_TYPES))
-      .min(1)
-      .nullish()
-      .meta({
-        description: 'Required (distinct values) when the session saves a payment method, refused otherwise.',
-      }),
+    credential_usages: z.array(z.enum(USE_TYPES)).min(1).nullish().meta({
+      description: 'Required (distinct values) when the session saves a payment method, refused otherwise.',
+    }),
     customer_id: Uuid.nullish(),
     recurring_plan: z
       .strictObject({
@@ -400,6 +397,9 @@ export function validateSessionRequest(body: unknown): FieldError[] {
 export function parseSessionRequest(body: unknown): HppSessionRequest {
   const { errors, request } = read(body);
   if (errors.length > 0 || request === null) throw new HppSessionInvalid(errors);
+  // The schema the document publishes has the last word on the shape.
+  const shape = schemaFieldErrors(HppSessionRequestSchema, body);
+  if (shape.length > 0) throw new HppSessionInvalid(shape);
   if (request.captureMode === 'authorization') throw new HppCaptureModeReserved();
   return request;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateOnly, MoneyInput } from '../../../../platform/src/openapi/wire-schemas';
+import { schemaFieldErrors } from '../../../../platform/src/openapi/schema-gate';
 import { parseAmount } from '../../../../platform/src/money/amount';
 import type { FieldError } from './fee-errors';
 import {
@@ -98,6 +99,28 @@ export const SurchargeRequestSchema = z
       .meta({ description: 'Only `credit` may be surcharged.' }),
   })
   .meta({ id: 'SurchargeRequest' });
+
+/**
+ * The body read by its reader (today's messages, every broken rule), then held to the schema the
+ * document publishes: a body the schema refuses is refused even if the reader let it through.
+ */
+function gated<T>(schema: z.ZodType, body: unknown, parsed: Parsed<T>): Parsed<T> {
+  if (!parsed.ok) return parsed;
+  const shape = schemaFieldErrors(schema, body);
+  return shape.length > 0 ? { ok: false, errors: shape } : parsed;
+}
+
+/** `PUT /merchants/{merchantId}/fee-profile`: the whole profile, or every broken rule. */
+export const parseFeeProfile = (body: unknown): Parsed<FeeProfileTerms> =>
+  gated(FeeProfileRequestSchema, body, readFeeProfile(body));
+
+/** `PUT /merchants/{merchantId}/fee-settings/convenience-fee`. */
+export const parseConvenienceFee = (body: unknown): Parsed<ConvenienceFeeRequest> =>
+  gated(ConvenienceFeeRequestSchema, body, readConvenienceFee(body));
+
+/** `PUT /merchants/{merchantId}/fee-settings/surcharge`. */
+export const parseSurcharge = (body: unknown): Parsed<SurchargeRequest> =>
+  gated(SurchargeRequestSchema, body, readSurcharge(body));
 
 /** Collects errors while reading one body. */
 class Reader {
@@ -241,7 +264,7 @@ export const FEE_PROFILE_FIELDS = [
 const TIERED_RATE_FIELDS = ['mid_qualified_bps', 'non_qualified_bps'] as const;
 
 /** `PUT /merchants/{merchantId}/fee-profile`: the whole profile, or every broken rule. */
-export function parseFeeProfile(body: unknown): Parsed<FeeProfileTerms> {
+function readFeeProfile(body: unknown): Parsed<FeeProfileTerms> {
   const r = reader(body);
   if (Array.isArray(r)) return { ok: false, errors: r };
   r.unknownFields(FEE_PROFILE_FIELDS);
@@ -361,7 +384,7 @@ export type ConvenienceFeeRequest = Omit<ConvenienceFeeTerms, 'channels'>;
  * enabled program needs its terms; a disabled one may leave them out (recorded as none) or carry
  * them (checked the same way, so re-enabling is a one-field change).
  */
-export function parseConvenienceFee(body: unknown): Parsed<ConvenienceFeeRequest> {
+function readConvenienceFee(body: unknown): Parsed<ConvenienceFeeRequest> {
   const r = reader(body);
   if (Array.isArray(r)) return { ok: false, errors: r };
   r.unknownFields(CONVENIENCE_FEE_FIELDS);
@@ -455,7 +478,7 @@ export interface SurchargeRequest {
 }
 
 /** `PUT /merchants/{merchantId}/fee-settings/surcharge`. */
-export function parseSurcharge(body: unknown): Parsed<SurchargeRequest> {
+function readSurcharge(body: unknown): Parsed<SurchargeRequest> {
   const r = reader(body);
   if (Array.isArray(r)) return { ok: false, errors: r };
   r.unknownFields(SURCHARGE_FIELDS);
