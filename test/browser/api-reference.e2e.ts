@@ -25,7 +25,7 @@ describe('the API reference page in a browser', () => {
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
 
-    await page.waitForSelector('.opblock-summary-path', { timeout: 60_000 });
+    await page.waitForSelector('.opblock-summary-path', { timeout: 150_000 });
     const paths = await page.$$eval('.opblock-summary-path', (nodes) =>
       nodes.map((node) => node.getAttribute('data-path') ?? node.textContent ?? ''),
     );
@@ -42,7 +42,7 @@ describe('the API reference page in a browser', () => {
       ]),
     );
     expect(errors).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 
   it('serves only the assets it names', async () => {
     const missing = await platform().as(null).get('/docs/assets/package.json');
