@@ -66,11 +66,9 @@ export const AppearanceSchema = z
         hideAddressPhone: z.boolean(),
       }),
       collectEmail: z.boolean(),
-      resultScreenLabel: z
-        .string()
-        .meta({
-          description: 'Heading of the result screen; the empty string means the page’s own wording.',
-        }),
+      resultScreenLabel: z.string().meta({
+        description: 'Heading of the result screen; the empty string means the page’s own wording.',
+      }),
     }),
   })
   .meta({ id: 'HppAppearance' });

@@ -7,12 +7,7 @@ import {
   type RateLimitTier,
 } from '../partner-transitions';
 import { PartnerNotFound } from '../partner-errors';
-import {
-  enabledDependents,
-  flagState,
-  unmetDependencies,
-  type ConfigurationState,
-} from './configuration';
+import { enabledDependents, flagState, unmetDependencies, type ConfigurationState } from './configuration';
 import type { ConfigurationEvent, PartnerSettingsChanged } from './configuration-events';
 import {
   FeatureFlagDependenciesUnmet,
