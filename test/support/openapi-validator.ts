@@ -79,6 +79,28 @@ export class OpenApiValidator {
     }
     // Literal segments win over parameters (`/transactions/summary` before `/transactions/{id}`).
     this.operations.sort((a, b) => a.params.length - b.params.length);
+    this.compileAll();
+  }
+
+  /**
+   * Every schema compiled now, before any test runs: compiling one in the middle of an exchange
+   * would hold up the service under test, which runs in this same process.
+   */
+  private compileAll(): void {
+    this.validatorOf({ $ref: '#/components/schemas/Problem' });
+    for (const { operation } of this.operations) {
+      for (const param of (operation.parameters ?? []) as Json[]) this.validatorOf(param.schema as Json);
+      const body = operation.requestBody as Json | undefined;
+      for (const media of Object.values((body?.content ?? {}) as Record<string, Json>)) {
+        this.validatorOf(media.schema as Json);
+      }
+      for (let response of Object.values(operation.responses as Record<string, Json>)) {
+        if (typeof response.$ref === 'string') response = this.resolve(response.$ref);
+        for (const media of Object.values((response.content ?? {}) as Record<string, Json>)) {
+          this.validatorOf(media.schema as Json);
+        }
+      }
+    }
   }
 
   /** Every mismatch of one exchange, each naming the route, the status and ajv's error path. */
