@@ -20,7 +20,10 @@ describe('the API reference page in a browser', () => {
     const requested: string[] = [];
     const errors: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
-    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    page.on(
+      'response',
+      (response) => response.status() >= 400 && errors.push(`${response.status()} ${response.url()}`),
+    );
     const res = await page.goto(`${base}/api/v1/docs`, { timeout: 90_000 });
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");

@@ -10,6 +10,7 @@ export function referencePage(): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference · Partner Payments API</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="docs/assets/swagger-ui.css">
 </head>
 <body>
@@ -27,7 +28,7 @@ export const REFERENCE_INIT_SCRIPT = `window.addEventListener('load', function (
     url: 'openapi.json',
     dom_id: '#reference',
     deepLinking: true,
-    docExpansion: 'none',
+    docExpansion: 'list',
     defaultModelsExpandDepth: 0,
     tryItOutEnabled: false,
     validatorUrl: null
