@@ -1,13 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are JSON the tests inspect freely */
 import { request as httpRequest } from 'node:http';
-import { ModulesContainer } from '@nestjs/core';
-import type { RouteAccess } from '../../libs/platform/src/auth/access';
-import { discoverRoutes } from '../../libs/platform/src/openapi/route-discovery';
 import { generateKey } from '../../libs/platform/src/auth/secret-key';
 import { RouteTable } from '../../libs/platform/src/http/route-table';
 import { useTestPlatform, type ApiResponse } from '../support/api';
 import type { TestService } from '../support/app';
 import { expectProblem, expectValidationError, ISO_TIMESTAMP, UUID } from '../support/problems';
+import { routesOfTheApp } from '../support/routes';
 
 /**
  * A call made from a chosen local address (any 127.0.0.0/8 address reaches the loopback server),
@@ -387,23 +385,10 @@ describe('authentication and authorisation', () => {
   });
 
   describe('every route of the app declares an access tier', () => {
-    interface Route {
-      method: string;
-      path: string;
-      access: RouteAccess | undefined;
-    }
-
-    /** The routes as Nest discovered them (the same walk builds the OpenAPI document). */
-    function routesOfTheApp(): Route[] {
-      return discoverRoutes(platform().service.app.get(ModulesContainer)).map(({ method, path, access }) => ({
-        method,
-        path,
-        access,
-      }));
-    }
+    const appRoutes = () => routesOfTheApp(platform().service.app);
 
     it('finds the routes, and every one has route-access metadata of a known tier', () => {
-      const routes = routesOfTheApp();
+      const routes = appRoutes();
       expect(routes.length).toBeGreaterThan(20);
       expect(routes).toEqual(
         expect.arrayContaining([
@@ -420,8 +405,7 @@ describe('authentication and authorisation', () => {
       expect(partnerWithoutScope).toEqual([]);
       // Public: the health probe, the problem pages (documentation, no data), the operator
       // console's empty page (its data comes from operator routes, with the key typed in) and the
-      // hosted page a payer opens (its session id is the capability), and the API's own
-      // description (the OpenAPI document and its reference page).
+      // hosted page a payer opens (its session id is the capability).
       expect(routes.filter((r) => r.access?.tier === 'public').map((r) => r.path)).toEqual([
         '/api/v1/health',
         '/api/v1/problems',
@@ -452,7 +436,7 @@ describe('authentication and authorisation', () => {
         routes: { method: string; pattern: RegExp }[];
       };
       const served = table.routes.filter((r) => r.method !== 'HEAD' && r.pattern.source.includes('api\\/v1'));
-      const routes = routesOfTheApp();
+      const routes = appRoutes();
       const sample = (path: string) => path.replace(/:[^/]+/g, '00000000-0000-4000-8000-000000000000');
       const unexplained = served.filter(
         (s) => !routes.some((r) => r.method === s.method && s.pattern.test(sample(r.path))),
@@ -465,7 +449,7 @@ describe('authentication and authorisation', () => {
       const partner = await platform().newPartner();
       const sample = (path: string) =>
         path.replace(/^\/api\/v1/, '').replace(/:[^/]+/g, '00000000-0000-4000-8000-000000000000');
-      for (const route of routesOfTheApp()) {
+      for (const route of appRoutes()) {
         if (route.access?.tier === 'public') continue;
         const path = sample(route.path);
         const body = ['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined;

@@ -11,6 +11,7 @@ import { AuthGuard } from '../../../libs/platform/src/auth/auth.guard';
 import { OperatorKey } from '../../../libs/platform/src/auth/operator-key';
 import { SealedBox } from '../../../libs/platform/src/crypto/sealed-box';
 import { RateLimiter } from '../../../libs/platform/src/auth/rate-limiter';
+import { PostgresRateWindows } from '../../../libs/platform/src/auth/rate-windows';
 import { RouteTable } from '../../../libs/platform/src/http/route-table';
 import { IdempotencyInterceptor } from '../../../libs/platform/src/idempotency/idempotency.interceptor';
 import { BodylessRouteInterceptor } from '../../../libs/platform/src/http/bodyless-route.interceptor';
@@ -77,7 +78,8 @@ export class AppModule {
         { provide: LOGGER, useValue: infra.logger },
         { provide: RouteTable, useValue: routes },
         { provide: CursorCodec, useValue: new CursorCodec(cursorSecret) },
-        { provide: RateLimiter, useValue: new RateLimiter() },
+        // Budgets shared by every process on the database (docs/rate-limits.md).
+        { provide: RateLimiter, useValue: new RateLimiter(new PostgresRateWindows(infra.pool)) },
       ],
       exports: [
         APP_CONFIG,

@@ -19,6 +19,8 @@ import {
   type EmbeddedPostgresEvent,
 } from '../../../libs/platform/src/database/embedded-postgres';
 import { IdempotencyStore } from '../../../libs/platform/src/idempotency/idempotency-store';
+import { PostgresRateWindows } from '../../../libs/platform/src/auth/rate-windows';
+import { PeriodicTask } from '../../../libs/platform/src/scheduling/periodic-task';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { WEBHOOK_QUEUE_GAUGES } from '../../../libs/webhooks/src';
 import { ServiceMetrics } from './metrics/service-metrics';
@@ -102,13 +104,19 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     await sandboxClock?.load();
 
     await IdempotencyStore.migrate(pool);
+    await PostgresRateWindows.migrate(pool);
+    await PeriodicTask.migrate(pool);
     const idempotency = new IdempotencyStore(pool, clock);
     // Records past the 24-hour window are already treated as absent; this only keeps the table small.
-    const purge = setInterval(() => {
-      idempotency.purgeExpired().catch((err: unknown) => logger.warn({ err }, 'idempotency purge failed'));
-    }, 10 * 60_000);
-    purge.unref();
-    started.push({ stop: async () => clearInterval(purge) });
+    // One purge per interval across every process on the database (docs/operations.md).
+    const purge = new PeriodicTask(
+      () => idempotency.purgeExpired(),
+      10 * 60_000,
+      (err: unknown) => logger.warn({ err }, 'idempotency purge failed'),
+      { pool, name: 'idempotency-purge' },
+    );
+    purge.start();
+    started.push({ stop: () => purge.stop() });
 
     const dataSource = createDataSource(databaseUrl, {
       entities: READ_MODEL_ENTITIES,
@@ -151,7 +159,7 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
       idempotency,
       database,
       metrics,
-      stopSweepers: () => clearInterval(purge),
+      stopSweepers: () => void purge.stop(),
     };
   } catch (error) {
     for (const part of started.reverse()) await part.stop().catch(() => undefined);

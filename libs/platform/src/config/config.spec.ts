@@ -19,6 +19,7 @@ describe('configuration', () => {
       httpHeadersTimeoutMs: 10000,
       httpRequestTimeoutMs: 30000,
       httpKeepAliveTimeoutMs: 5000,
+      trustProxy: [],
     });
   });
 
@@ -39,6 +40,7 @@ describe('configuration', () => {
       HTTP_HEADERS_TIMEOUT_MS: '2000',
       HTTP_REQUEST_TIMEOUT_MS: '60000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+      TRUST_PROXY: '10.0.0.0/8, 172.16.0.0/12,::1',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -54,6 +56,7 @@ describe('configuration', () => {
       httpHeadersTimeoutMs: 2000,
       httpRequestTimeoutMs: 60000,
       httpKeepAliveTimeoutMs: 65000,
+      trustProxy: ['10.0.0.0/8', '172.16.0.0/12', '::1'],
     });
   });
 
@@ -111,6 +114,13 @@ describe('configuration', () => {
       /HTTP_REQUEST_TIMEOUT_MS="10000": must not be below HTTP_HEADERS_TIMEOUT_MS/,
     ],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', { HTTP_KEEP_ALIVE_TIMEOUT_MS: '-5' }, /HTTP_KEEP_ALIVE_TIMEOUT_MS/],
+    [
+      'TRUST_PROXY',
+      { TRUST_PROXY: '10.0.0.0/8,caddy' },
+      /TRUST_PROXY="caddy": must be a comma-separated list/,
+    ],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY="10.0.0.0\/33"/],
+    ['TRUST_PROXY', { TRUST_PROXY: 'true' }, /TRUST_PROXY="true"/],
   ];
   it.each(bad)('refuses a bad %s with one line naming it', (variable, env, message) => {
     let error: unknown;

@@ -2,6 +2,8 @@
  * The service's configuration, read once from the environment at start (CONTRACT §1). A bad
  * value stops the process with one line naming the variable and what it accepts.
  */
+import { isAddressOrRange } from '../net/ip-allowlist';
+
 export type AppEnv = 'sandbox' | 'production';
 
 export interface AppConfig {
@@ -32,6 +34,11 @@ export interface AppConfig {
   httpRequestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open after a response. */
   httpKeepAliveTimeoutMs: number;
+  /**
+   * Addresses or CIDR ranges of the proxies in front of the service, whose `X-Forwarded-For` names
+   * the client; empty: the socket's peer is the client, and `X-Forwarded-For` is ignored.
+   */
+  trustProxy: string[];
 }
 
 export class ConfigError extends Error {
@@ -160,6 +167,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   const httpKeepAliveTimeoutMs = integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000);
 
+  const trustProxy = (read(env, 'TRUST_PROXY') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of trustProxy) {
+    if (!isAddressOrRange(entry)) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        entry,
+        'must be a comma-separated list of IP addresses or CIDR ranges (the proxies in front of the service)',
+      );
+    }
+  }
+
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError('LOG_LEVEL', logLevel, `must be one of ${LOG_LEVELS.join(', ')}`);
@@ -187,5 +208,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     httpHeadersTimeoutMs,
     httpRequestTimeoutMs,
     httpKeepAliveTimeoutMs,
+    trustProxy,
   };
 }

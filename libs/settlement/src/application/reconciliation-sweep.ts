@@ -97,6 +97,8 @@ export class ReconciliationSweep implements OnApplicationBootstrap, OnModuleDest
       () => this.pass(),
       RECONCILIATION_SWEEP_INTERVAL_MS,
       (err: unknown) => this.logger.warn({ err }, 'reconciliation sweep failed'),
+      // One pass per interval across every process on the database (docs/operations.md).
+      { pool, name: 'reconciliation-sweep' },
     );
   }
 
