@@ -10,6 +10,7 @@ import type { TestService } from '../support/app';
 import { createTestDatabase, dropTestDatabase } from '../support/database';
 import { TO_ACTIVE } from '../support/payments';
 import { buildOnce, ROOT, startProcess, waitForHealth, type ServiceProcess } from '../support/process';
+import { checkedFetch } from '../support/checked-fetch';
 
 const CARD = '4111111111111111';
 const ACCOUNT = '000123456789';
@@ -35,7 +36,7 @@ describe('the hosted payment page in a browser', () => {
     const service = {
       url,
       call: (method: string, p: string, options: { body?: unknown; headers?: Record<string, string> } = {}) =>
-        fetch(`${url}${p}`, {
+        checkedFetch(`${url}${p}`, {
           method,
           headers: {
             ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),

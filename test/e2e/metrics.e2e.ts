@@ -1,5 +1,6 @@
 import { useTestPlatform } from '../support/api';
 import { draftMerchant } from '../support/payments';
+import { checkedFetch } from '../support/checked-fetch';
 
 /** `GET /platform/metrics`: what an operator's Prometheus scrapes (docs/operations.md, "Metrics"). */
 describe('metrics', () => {
@@ -7,7 +8,7 @@ describe('metrics', () => {
 
   /** The scrape (prom-client writes the text format): its `# TYPE`s and its samples. */
   async function scrape() {
-    const res = await fetch(`${platform().service.url}/api/v1/platform/metrics`, {
+    const res = await checkedFetch(`${platform().service.url}/api/v1/platform/metrics`, {
       headers: { authorization: `Bearer ${platform().operator.key}` },
     });
     expect(res.status).toBe(200);

@@ -3,7 +3,8 @@ import { loadConfig } from '../../libs/platform/src/config/config';
 import { createLogger } from '../../libs/platform/src/logging/logger';
 import { startService, type RunningService } from '../../apps/api/src/server';
 import { createTestDatabase, dropTestDatabase } from './database';
-import { validatorFor, type OpenApiValidator } from './openapi-validator';
+import { checkExchangesWith, documentOf, exchange, registeredAt } from './checked-fetch';
+import type { OpenApiValidator } from './openapi-validator';
 
 export interface TestService extends RunningService {
   /** fetch against the running server: `call('GET', '/api/v1/health')`. */
@@ -32,22 +33,23 @@ export async function startTestService(
     ...env,
   });
   const service = await startService(config, options.logger ?? createLogger(config.logLevel));
-  // The document this very service serves: every exchange through `call` is checked against it.
-  let document = await fetch(`${service.url}/api/v1/openapi.json`);
-  // A database probe that timed out on a busy machine answers 503 for a moment: wait it out.
-  for (let tries = 0; document.status === 503 && tries < 20; tries += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    document = await fetch(`${service.url}/api/v1/openapi.json`);
-  }
-  if (document.status !== 200) {
+  let checked: { validator: OpenApiValidator; forget: () => void };
+  try {
+    checked = await checkAgainstItsDocument(service);
+  } catch (error) {
     await service.stop();
-    throw new Error(`GET /api/v1/openapi.json answered ${document.status}: ${await document.text()}`);
+    throw error;
   }
-  const validator = validatorFor(await document.text());
+  const { validator, forget } = checked;
   return {
     ...service,
     call: callerFor(service.url, validator),
+    stop: () => {
+      forget();
+      return service.stop();
+    },
     close: async () => {
+      forget();
       await service.stop();
       await dropTestDatabase(databaseUrl);
     },
@@ -55,9 +57,26 @@ export async function startTestService(
 }
 
 /**
+ * The document this very service serves: from now on every exchange with it (`call`,
+ * `checkedFetch`) is checked against it, until `forget()`.
+ */
+export async function checkAgainstItsDocument(
+  service: RunningService,
+): Promise<{ validator: OpenApiValidator; forget: () => void }> {
+  const validator = await documentOf(service.url);
+  // Compiling the validators holds this process (the service's too) for a moment: a database
+  // probe due meanwhile times out and the service answers 503 until the next one. Ask again now.
+  for (let tries = 0; (await service.infra.database.probe()) !== 'up' && tries < 20; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { validator, forget: checkExchangesWith(service.url, validator) };
+}
+
+/**
  * `call(method, path, {body, headers})` against a server at `baseUrl`; a JSON body unless a string.
- * With a validator, each exchange is checked against the OpenAPI document and a mismatch fails the
- * call (and so the test that made it), naming the route, the status and ajv's error path.
+ * Each exchange is checked against the OpenAPI document (`validator`, or that of the service known
+ * at `baseUrl`: test/support/checked-fetch.ts) and a mismatch fails the call (and so the test that
+ * made it), naming the method, the route, the status and ajv's error path.
  */
 export function callerFor(baseUrl: string, validator?: OpenApiValidator): TestService['call'] {
   return async (method, path, options = {}) => {
@@ -65,32 +84,13 @@ export function callerFor(baseUrl: string, validator?: OpenApiValidator): TestSe
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...options.headers,
     };
-    const res = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers,
-      body:
-        options.body === undefined
-          ? undefined
-          : typeof options.body === 'string'
-            ? options.body
-            : JSON.stringify(options.body),
-    });
-    if (!validator) return res;
-    const final = res.redirected ? new URL(res.url) : null;
-    // Only a JSON answer is read (from a clone); an export or a page streams on untouched.
-    const json = /^application\/(problem\+)?json/.test(res.headers.get('content-type') ?? '');
-    const problems = validator.check({
-      method: final ? 'GET' : method,
-      path: final ? `${final.pathname}${final.search}` : path,
-      requestHeaders: final ? {} : headers,
-      requestBody: final ? undefined : options.body,
-      status: res.status,
-      responseHeaders: res.headers,
-      responseText: json ? await res.clone().text() : null,
-    });
-    if (problems.length > 0) {
-      throw new Error(`the exchange does not match the OpenAPI document:\n  ${problems.join('\n  ')}`);
-    }
-    return res;
+    const body =
+      options.body === undefined
+        ? undefined
+        : typeof options.body === 'string'
+          ? options.body
+          : JSON.stringify(options.body);
+    const url = new URL(`${baseUrl}${path}`);
+    return exchange(validator ?? registeredAt(url), url, { method, headers, body }, options.body);
   };
 }

@@ -1,6 +1,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
+import { checkExchangesWith, documentOf } from './checked-fetch';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 const MAIN = path.join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
@@ -49,7 +50,15 @@ export async function waitForHealth(url: string, proc: ServiceProcess, timeoutMs
     if (proc.child.exitCode !== null) throw new Error(`service exited early:\n${proc.output()}`);
     try {
       const res = await fetch(`${url}/api/v1/health`);
-      if (res.status === 200) return;
+      if (res.status === 200) {
+        // From now on, every checkedFetch with this process is checked against its document, read
+        // meanwhile (the first exchange waits for it; a start-up time measured here does not).
+        const document = documentOf(url);
+        document.catch(() => undefined);
+        const forget = checkExchangesWith(url, document);
+        void proc.exited.then(forget);
+        return;
+      }
     } catch {
       // not listening yet
     }

@@ -11,7 +11,7 @@ import { WithoutIdempotencyHeader } from '../../../platform/src/idempotency/idem
 import { TransactionReader, totalMinor } from '../../../transactions/src';
 import { HostedCheckout, type CheckoutOutcome } from '../application/hosted-checkout';
 import { HppSessionReader } from '../application/hpp-session-reader';
-import { HppUrls } from '../application/hpp-urls';
+import { HPP_PAGE_QUERY, HppUrls } from '../application/hpp-urls';
 import { effectiveHppPageConfiguration, type Appearance } from '../../../page-config/src';
 import { effectiveState, type HppSession } from '../domain/session/session';
 import { renderPaymentPage } from '../page/render';
@@ -53,6 +53,7 @@ export class HostedPageController {
   @PublicRoute()
   @Describe({
     summary: 'The payer’s hosted page (HTML form); the session id is the capability',
+    query: HPP_PAGE_QUERY,
     response: { mediaType: 'text/html' },
     otherResponses: { 303: { description: 'The session is no longer pending: to its result page' } },
     errors: [404],
