@@ -728,8 +728,8 @@ async function listBench(
 
 /**
  * The real service in this process (as the end-to-end tests start it) on a database `database` of
- * the bench's PostgreSQL, fresh (or an existing one, `create: false`), silent logs, an operator key
- * of its own (or the one given).
+ * the bench's PostgreSQL, fresh (or an existing one, `create: false`), silent logs
+ * (BENCH_LOG_LEVEL=info to see them), an operator key of its own (or the one given).
  */
 export async function startBenchService(
   adminUrl: string,
@@ -748,7 +748,7 @@ export async function startBenchService(
   const operator = options.operatorKey ?? generateKey('cop').key;
   const config = loadConfig({
     PORT: '0',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
     DATABASE_URL: databaseUrl.toString(),
     DATA_DIR: dataDir,
     PLATFORM_OPERATOR_KEY: operator,

@@ -16,9 +16,14 @@ interface Call {
   method: string;
   template: string;
   path: Record<string, string>;
-  query: Record<string, string>;
+  query: Record<string, string | number>;
   body: unknown;
 }
+
+type Paths = Record<
+  string,
+  Record<string, { parameters?: { name: string; in: string; schema?: { type?: string } }[] }>
+>;
 
 /** Shell variables of the quickstart, as sample values of the right form. */
 const SAMPLES: Record<string, string> = { ACTION: 'start_review' };
@@ -36,7 +41,8 @@ function quickstartCommands(): string[] {
     .filter((line) => line.includes('curl ') && line.includes('"$BASE'));
 }
 
-function callOf(command: string, templates: string[]): Call {
+function callOf(command: string, paths: Paths): Call {
+  const templates = Object.keys(paths);
   const method = /-X (\w+)/.exec(command)?.[1] ?? 'GET';
   const [, rawPath, rawQuery] = /"\$BASE(\/[^"?]*)(\?[^"]*)?"/.exec(command)!;
   const segments = rawPath.split('/');
@@ -55,7 +61,14 @@ function callOf(command: string, templates: string[]): Call {
   template.split('/').forEach((part, i) => {
     if (/^\{.+\}$/.test(part)) values[part.slice(1, -1)] = sample(segments[i]);
   });
-  const query = Object.fromEntries(new URLSearchParams(sample(rawQuery ?? '').replace(/^\?/, '')));
+  // A query string is text; the typed client takes a number where the parameter is one.
+  const declared = paths[template][method.toLowerCase()]?.parameters ?? [];
+  const query = Object.fromEntries(
+    [...new URLSearchParams(sample(rawQuery ?? '').replace(/^\?/, ''))].map(([name, value]) => {
+      const type = declared.find((p) => p.in === 'query' && p.name === name)?.schema?.type;
+      return [name, type === 'integer' || type === 'number' ? Number(value) : value];
+    }),
+  );
   const data =
     /-d '(\{.*?\})'/.exec(command)?.[1] ??
     /-d "(\{.*?\})"(?=[\s;]|$)/.exec(command)?.[1]?.replace(/\\"/g, '"');
@@ -130,8 +143,8 @@ describe('a client generated from the OpenAPI document', () => {
       { stdio: 'pipe' },
     );
 
-    const templates = Object.keys((res.body as { paths: object }).paths);
-    const calls = quickstartCommands().map((command) => callOf(command, templates));
+    const paths = (res.body as { paths: Paths }).paths;
+    const calls = quickstartCommands().map((command) => callOf(command, paths));
     expect(calls.length).toBeGreaterThanOrEqual(15);
     expect(calls.map((c) => `${c.method} ${c.template}`)).toEqual(
       expect.arrayContaining([

@@ -140,7 +140,7 @@ export class GatewayOutcomes {
         { type: 'RecordGatewayOutcome', transactionId: t.id, outcome },
         known.revision === undefined ? undefined : { transaction: t, revision: known.revision },
       );
-      await this.steps.waitForList(recorded);
+      if (context.waitForList !== false) await this.steps.waitForList(recorded);
       return recorded.state;
     } catch (error) {
       // The sweep (or a parallel retry) recorded the answer first: what it recorded stands.

@@ -62,6 +62,10 @@ export const HppSessionSchema = z
       .nullable()
       .meta({ description: 'The saved method’s vault token, once completed.' }),
     transaction_id: Uuid.nullable(),
+    contract_id: Uuid.nullable().meta({
+      description:
+        'The contract of the session’s `recurring_plan` (null without a plan, or before the payer’s first submit).',
+    }),
     completed_at: Timestamp.nullable(),
     last_attempt: z.strictObject({ at: Timestamp, reason: z.string() }).nullable(),
     card: z
@@ -136,6 +140,7 @@ export function toSessionResource(s: HppSession, urls: HppSessionUrls, now?: Dat
     tokenization_outcome: s.tokenizationOutcome ?? (s.savesPaymentMethod ? 'pending' : 'not_requested'),
     vault_token: s.vaultToken,
     transaction_id: s.transactionId,
+    contract_id: s.contractId ?? null,
     completed_at: s.completedAt,
     last_attempt: s.lastAttempt && { ...s.lastAttempt },
     card: s.card && {
