@@ -25,12 +25,16 @@ export function checkExchangesWith(baseUrl: string, validator: Checker): () => v
 /**
  * The validator of the document the service at `baseUrl` serves (compiled once per process per
  * document). A database probe that timed out on a busy machine answers 503 for a moment: waited out.
+ * Read on a connection that is not kept alive: the compile holds this process for a moment, and a
+ * kept-alive connection the service closed meanwhile would be reused by the next request before
+ * its close is seen ("other side closed").
  */
 export async function documentOf(baseUrl: string): Promise<OpenApiValidator> {
-  let document = await fetch(`${baseUrl}/api/v1/openapi.json`);
+  const read = () => fetch(`${baseUrl}/api/v1/openapi.json`, { headers: { connection: 'close' } });
+  let document = await read();
   for (let tries = 0; document.status === 503 && tries < 20; tries += 1) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    document = await fetch(`${baseUrl}/api/v1/openapi.json`);
+    document = await read();
   }
   if (document.status !== 200) {
     throw new Error(`GET /api/v1/openapi.json answered ${document.status}: ${await document.text()}`);
