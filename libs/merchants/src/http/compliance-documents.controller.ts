@@ -21,6 +21,9 @@ import {
 } from '../domain/compliance/compliance-decide';
 import { toDocumentResource, validateDocumentUpload } from '../domain/compliance/documents';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { ComplianceDocumentSchema } from '../domain/compliance/documents';
 
 const DOCUMENT_LIST = 'compliance-documents';
 
@@ -60,6 +63,11 @@ export class ComplianceDocumentsController {
    */
   @Get('compliance-documents')
   @PartnerRoute('merchant:read')
+  @Describe({
+    summary: 'The merchant’s compliance documents (metadata only), newest first',
+    response: pageOf(ComplianceDocumentSchema),
+    paged: true,
+  })
   async list(
     @Param('merchantId', UuidParam) merchantId: string,
     @Query() query: Record<string, unknown>,
@@ -93,6 +101,11 @@ export class ComplianceDocumentsController {
    */
   @Post('compliance-documents')
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Upload a compliance document (base64; sealed at rest)',
+    response: ComplianceDocumentSchema,
+    errors: [409, 422],
+  })
   async upload(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: UploadDocumentDto,
@@ -131,6 +144,13 @@ export class ComplianceDocumentsController {
   /** The HIPAA business associate agreement to sign, as a PDF naming the merchant. */
   @Get('compliance/baa-template')
   @PartnerRoute('merchant:read')
+  @Describe({
+    summary: 'The HIPAA business associate agreement template (PDF)',
+    response: {
+      mediaType: 'application/pdf',
+      schema: { type: 'string', contentMediaType: 'application/pdf' },
+    },
+  })
   async baaTemplate(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,

@@ -25,6 +25,18 @@ import {
   ResubmitDto,
   UpdateMerchantDto,
 } from './merchant.dto';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { MerchantListItemSchema, MerchantResourceSchema } from '../domain/merchant-resource';
+
+/**
+ * `GET /merchants` filters (spec "Merchants"): `state` a merchant state, `merchant_category_code`
+ * four digits (exact match). Anything else, blank or repeated is 400 (strict-query.ts).
+ */
+const MERCHANT_LIST_QUERY = {
+  state: queryParam.oneOf(MERCHANT_STATES),
+  merchant_category_code: queryParam.matching(MCC_PATTERN, 'must be four digits'),
+};
 
 /** The partner's merchants ("Merchants" in the spec; submit from CONTRACT §3). */
 @Controller('merchants')
@@ -39,6 +51,12 @@ export class MerchantsController {
   /** Newest first; filters `state` and `merchant_category_code` (exact). */
   @Get()
   @PartnerRoute('merchant:read')
+  @Describe({
+    summary: 'The partner’s merchants, newest first',
+    response: pageOf(MerchantListItemSchema),
+    query: MERCHANT_LIST_QUERY,
+    paged: true,
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = strictQuery(query, MERCHANT_LIST_QUERY);
     const scope = `partner:${caller.partnerId}:${filters.state ?? ''}:${filters.merchant_category_code ?? ''}`;
@@ -62,6 +80,7 @@ export class MerchantsController {
 
   @Post()
   @PartnerRoute('merchant:write')
+  @Describe({ summary: 'Create a merchant (DRAFT)', response: MerchantResourceSchema })
   async create(
     @Body() body: CreateMerchantDto,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -88,6 +107,7 @@ export class MerchantsController {
 
   @Get(':merchantId')
   @PartnerRoute('merchant:read')
+  @Describe({ summary: 'Read a merchant', response: MerchantResourceSchema })
   async read(@Param('merchantId', UuidParam) merchantId: string, @CurrentPartner() caller: PartnerPrincipal) {
     return toMerchantResource(await this.merchants.getForPartner(merchantId, caller.partnerId));
   }
@@ -95,6 +115,12 @@ export class MerchantsController {
   /** Only in DRAFT and AWAITING_CLARIFICATION (CONTRACT §8); 409 otherwise. */
   @Patch(':merchantId')
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Change a merchant (DRAFT and AWAITING_CLARIFICATION only)',
+    description: 'Only the fields given change.',
+    response: MerchantResourceSchema,
+    errors: [409],
+  })
   async update(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: UpdateMerchantDto,
@@ -127,6 +153,11 @@ export class MerchantsController {
   @Post(':merchantId/submit')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Submit a merchant for review (DRAFT → SUBMITTED)',
+    response: MerchantResourceSchema,
+    errors: [409, 422],
+  })
   async submit(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -139,6 +170,11 @@ export class MerchantsController {
   @Post(':merchantId/respond-clarification')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Answer a clarification request (back into review)',
+    response: MerchantResourceSchema,
+    errors: [409],
+  })
   async respondClarification(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: RespondClarificationDto,
@@ -159,6 +195,11 @@ export class MerchantsController {
   @Post(':merchantId/resubmit')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Resubmit a rejected merchant (within its resubmission limit)',
+    response: MerchantResourceSchema,
+    errors: [409, 422],
+  })
   async resubmit(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: ResubmitDto,
@@ -179,6 +220,11 @@ export class MerchantsController {
   @Post(':merchantId/envelope/resend')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Resend the signature envelope',
+    response: MerchantResourceSchema,
+    errors: [409, 422],
+  })
   async resendEnvelope(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -198,12 +244,3 @@ export class MerchantsController {
     return runMerchantCommand(this.commands, request, caller.partnerId, command);
   }
 }
-
-/**
- * `GET /merchants` filters (spec "Merchants"): `state` a merchant state, `merchant_category_code`
- * four digits (exact match). Anything else, blank or repeated is 400 (strict-query.ts).
- */
-const MERCHANT_LIST_QUERY = {
-  state: queryParam.oneOf(MERCHANT_STATES),
-  merchant_category_code: queryParam.matching(MCC_PATTERN, 'must be four digits'),
-};

@@ -7,6 +7,8 @@ import { parseAmount, parseSignedAmount } from '../../../platform/src/money/amou
 import { ProcessorReports, type ProcessorReportInput } from '../application/processor-reports';
 import { toBatchResource } from '../domain/settlement-batch-resource';
 import { ProcessorReportDto } from './processor-report.dto';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { SettlementBatchSchema } from '../domain/settlement-batch-resource';
 
 /**
  * The processor's side of a batch (CONTRACT §2):
@@ -22,6 +24,12 @@ export class PlatformSettlementBatchesController {
 
   @Post(':batchId/processor-report')
   @HttpCode(200)
+  @Describe({
+    summary:
+      'Ingest the processor’s settlement report: reconcile the batch and open an exception per difference',
+    response: SettlementBatchSchema,
+    errors: [409, 422],
+  })
   async processorReport(
     @Param('batchId', UuidParam) batchId: string,
     @Body() body: ProcessorReportDto,

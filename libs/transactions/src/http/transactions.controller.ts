@@ -14,6 +14,10 @@ import { toTransactionResource } from '../domain/transaction-resource';
 import { parseTransactionRequest } from '../domain/transaction-request';
 import { THREE_DS_FAILURE_REASONS, type ThreeDsFailureReason } from '../domain/transaction-states';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { schemaFieldErrors } from '../../../platform/src/openapi/schema-gate';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { TransactionResourceSchema } from '../domain/transaction-resource';
+import { ThreeDsCompletionSchema, TransactionRequestSchema } from '../domain/transaction-request';
 
 const THREE_DS_OUTCOMES = THREE_DS_FAILURE_REASONS.filter((r) => r !== 'callback_timeout');
 
@@ -27,6 +31,8 @@ function parseThreeDsOutcome(body: unknown): 'authenticated' | ThreeDsFailureRea
     errors.push({ field: 'outcome', message: `must be one of ${allowed.join(', ')}` });
   }
   if (errors.length > 0) throw validationProblem(errors);
+  const shape = schemaFieldErrors(ThreeDsCompletionSchema, body);
+  if (shape.length > 0) throw validationProblem(shape);
   return outcome as 'authenticated' | ThreeDsFailureReason;
 }
 
@@ -53,6 +59,14 @@ export class TransactionsController {
   @Post()
   @HttpCode(200)
   @PartnerRoute('transaction:write')
+  @Describe({
+    summary: 'Create a transaction: a sale, an ACH debit, or a follow-up (void, refund, reversal…)',
+    description:
+      '200 whether approved or declined (a decline is `state: FAILED` with `decline_code`). 502 `gateway_outcome_unknown`: retry with the same Idempotency-Key.',
+    body: TransactionRequestSchema,
+    response: TransactionResourceSchema,
+    errors: [404, 409, 422, 501, 502],
+  })
   async create(
     @Body() body: unknown,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -87,6 +101,12 @@ export class TransactionsController {
   @HttpCode(200)
   @PartnerRoute('transaction:write')
   @RequiresFeature('three_d_secure')
+  @Describe({
+    summary: 'Resolve a THREE_DS_PENDING transaction',
+    body: ThreeDsCompletionSchema,
+    response: TransactionResourceSchema,
+    errors: [409, 422, 502],
+  })
   async completeThreeDs(
     @Param('transactionId', UuidParam) transactionId: string,
     @Body() body: unknown,
@@ -111,6 +131,7 @@ export class TransactionsController {
 
   @Get(':transactionId')
   @PartnerRoute('transaction:read')
+  @Describe({ summary: 'Read a transaction', response: TransactionResourceSchema })
   async read(
     @Param('transactionId', UuidParam) transactionId: string,
     @CurrentPartner() caller: PartnerPrincipal,
