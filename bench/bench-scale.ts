@@ -371,15 +371,17 @@ export async function benchScale(options: ScaleBenchOptions): Promise<ScaleBench
     const lags: Lag[] = [];
     const memory: MemorySample[][] = processes.map(() => []);
     const soakStarted = performance.now();
-    const memorySampler = setInterval(() => {
-      const at = performance.now() - soakStarted;
-      processes.forEach((proc, i) =>
-        memoryOf(proc, setup.operator, at).then(
-          (m) => memory[i].push(m),
-          () => undefined,
+    const sampleMemory = () =>
+      Promise.all(
+        processes.map((proc, i) =>
+          memoryOf(proc, setup.operator, performance.now() - soakStarted).then(
+            (m) => memory[i].push(m),
+            () => undefined,
+          ),
         ),
       );
-    }, MEMORY_EVERY_MS);
+    void sampleMemory();
+    const memorySampler = setInterval(() => void sampleMemory(), MEMORY_EVERY_MS);
     let sample = 0;
     const sampler = setInterval(() => {
       const url = processes[sample++ % processes.length].url;
@@ -396,6 +398,7 @@ export async function benchScale(options: ScaleBenchOptions): Promise<ScaleBench
     });
     clearInterval(sampler);
     clearInterval(memorySampler);
+    await sampleMemory();
     // Once the load stops, the projectors catch up: how long that takes, seen from the first process.
     const drainStarted = performance.now();
     let finalLag = await worstLag(processes[0].url, setup.operator);
@@ -439,6 +442,10 @@ function report(
 ): ScaleBenchResult {
   const growth = r.memory.map((m) => (m.end - m.start) / m.start);
   const worstGrowth = Math.max(...growth);
+  const heapGrowth = r.memory.map((m) => (m.heapEnd - m.heapStart) / m.heapStart);
+  const worstHeapGrowth = Math.max(...heapGrowth);
+  // Back to back, three processes served this many; a soak asking more is an overload, not a soak.
+  const threeRate = r.spread.run.result.rate;
   const lags = r.lags.map((l) => l.lag).sort((a, b) => a - b);
   const furthest = r.lags.reduce<Lag>((worst, l) => (l.lag > worst.lag ? l : worst), {
     lag: 0,
@@ -453,7 +460,7 @@ function report(
   const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
   const memoryRows = r.memory.map(
     (m, i) =>
-      `| process ${i + 1} | ${m.start.toFixed(0)} | ${m.end.toFixed(0)} | ${pct(growth[i])} | ${m.peak.toFixed(0)} | ${m.heapStart.toFixed(0)} → ${m.heapEnd.toFixed(0)} |`,
+      `| process ${i + 1} | ${m.start.toFixed(0)} | ${m.end.toFixed(0)} | ${pct(growth[i])} | ${m.peak.toFixed(0)} | ${m.heapStart.toFixed(0)} → ${m.heapEnd.toFixed(0)} | ${pct(heapGrowth[i])} |`,
   );
   const soakLength =
     options.soakMs % 60_000 === 0 ? `${options.soakMs / 60_000} min` : `${options.soakMs / 1000} s`;
@@ -463,7 +470,7 @@ function report(
     targets: [
       `${TARGET_PREFIX} no SALE charged twice (one transaction and at most one gateway capture per Idempotency-Key) | ${c.keys} keys, ${c.doubled} doubled, ${c.uncaptured} approved without a capture | ${c.doubled === 0 && c.uncaptured === 0 ? 'met' : 'NOT met'} |`,
       `${TARGET_PREFIX} no errors, one process or three, soak included | ${r.errors} | ${r.errors === 0 ? 'met' : 'NOT met'} |`,
-      `${TARGET_PREFIX} soak (${soakLength} at half the single-process rate) memory growth ≤ 10% per process | worst ${pct(worstGrowth)} | ${worstGrowth <= MEMORY_GROWTH_LIMIT ? 'met' : 'NOT met'} |`,
+      `${TARGET_PREFIX} soak (${soakLength} at half the single-process rate) RSS growth ≤ 10% per process, first to last minute | worst ${pct(worstGrowth)} (heap in use after collections: worst ${pct(worstHeapGrowth)}) | ${worstGrowth <= MEMORY_GROWTH_LIMIT ? 'met' : 'NOT met'} |`,
     ],
     section: `The service as \`npm start\` runs it on \`DATABASE_URL\`: one process, then three, on the bench's
 PostgreSQL (durable settings). ${CONNECTIONS} keep-alive connections, connection *c* being partner *c* (ENTERPRISE tier, an
@@ -490,7 +497,16 @@ transaction list. The rows show what crossing processes costs, and that nothing 
 
 Paced: ${r.rate.toFixed(1)} SALEs/s asked (half of the one-process median above), spread evenly over the ${CONNECTIONS}
 connections and the three processes on a fixed schedule; each request is timed from when the schedule
-said to send it, so a service falling behind shows in the latencies.
+said to send it, so a service falling behind shows in the latencies.${
+      r.rate > threeRate
+        ? ` Here that is more than the
+${threeRate.toFixed(1)} SALEs/s three processes served back to back above${
+            r.soak.result.rate < 0.95 * r.rate
+              ? ': the soak overloads them, requests queue\nand the latencies measure the queue.'
+              : ', yet the soak was served in full: the\nback-to-back runs are short and move with the machine (see their range).'
+          }`
+        : ''
+    }
 
 | asked per second | served per second | SALEs | p50 ms | p95 ms | p99 ms | failures | load avg | machine busy |
 |---:|---:|---:|---:|---:|---:|---|---|---:|
@@ -500,10 +516,11 @@ Memory of each process, read every ${MEMORY_EVERY_MS / 1000} s: RSS from the ker
 \`GET /platform/metrics\`. Start and end are the medians of the soak's first and last minute: V8 lets
 its heap grow by tens of MiB before each full collection and the RSS follows it, so a single reading
 moves by up to a third depending on where in that cycle it falls. The lowest heap in use of each
-minute is what collections leave: a leak would raise it.
+minute is what collections leave: a leak would raise it minute after minute, but over one minute it
+still moves by about a tenth with the cycle.
 
-| process | RSS first minute, MiB | RSS last minute, MiB | growth | RSS peak, MiB | heap in use after collections, first → last minute, MiB |
-|---|---:|---:|---:|---:|---:|
+| process | RSS first minute, MiB | RSS last minute, MiB | RSS growth | RSS peak, MiB | heap in use after collections, first → last minute, MiB | heap growth |
+|---|---:|---:|---:|---:|---:|---:|
 ${memoryRows.join('\n')}
 
 Projection lag: the events the projector furthest behind had left to apply, read from
