@@ -101,7 +101,20 @@ function migrationSql(s: string): string {
       constraint ${EVENT_ID_KEY} unique (event_id)
     );
 
-    alter sequence ${s}.global_position_seq owned by ${s}.events.global_position;
+    -- What locks a table (the sequence's owner, the triggers) is done only when missing: a process
+    -- starting beside others must not wait for their appends, nor deadlock with one (it reads the
+    -- table, then takes its positions; the DDL would take them the other way round).
+    do $do$
+    begin
+      if not exists (
+        select 1 from pg_depend
+         where objid = '${s}.global_position_seq'::regclass and refobjid = '${s}.events'::regclass
+           and deptype = 'a'
+      ) then
+        alter sequence ${s}.global_position_seq owned by ${s}.events.global_position;
+      end if;
+    end
+    $do$;
 
     -- Draws the transaction id and n consecutive positions atomically with respect to every
     -- other append. The session lock is released before commit, so appends still commit (and
@@ -173,12 +186,20 @@ function migrationSql(s: string): string {
     end
     $fn$;
 
-    drop trigger if exists events_append_only on ${s}.events;
-    create trigger events_append_only before update or delete on ${s}.events
-      for each row execute function ${s}.refuse_change();
-    drop trigger if exists events_no_truncate on ${s}.events;
-    create trigger events_no_truncate before truncate on ${s}.events
-      for each statement execute function ${s}.refuse_change();
+    do $do$
+    begin
+      if not exists (select 1 from pg_trigger
+                      where tgrelid = '${s}.events'::regclass and tgname = 'events_append_only') then
+        create trigger events_append_only before update or delete on ${s}.events
+          for each row execute function ${s}.refuse_change();
+      end if;
+      if not exists (select 1 from pg_trigger
+                      where tgrelid = '${s}.events'::regclass and tgname = 'events_no_truncate') then
+        create trigger events_no_truncate before truncate on ${s}.events
+          for each statement execute function ${s}.refuse_change();
+      end if;
+    end
+    $do$;
   `;
 }
 
