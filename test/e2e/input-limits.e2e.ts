@@ -71,7 +71,10 @@ describe('input limits, each at its bound and one past it', () => {
   it(`a body nested ${MAX_BODY_DEPTH} levels is read; ${MAX_BODY_DEPTH + 1} is 400`, async () => {
     // name: [[…]] — the object is level 1, each array one more.
     const nested = (levels: number) =>
-      JSON.stringify({ ...partnerBody, dba: JSON.parse(`${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}`) });
+      JSON.stringify({
+        ...partnerBody,
+        dba: JSON.parse(`${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}`),
+      });
     const at = await post('/platform/partners', nested(MAX_BODY_DEPTH));
     expect(at.status).toBe(400);
     expect(limitError(at, 'body')).toBeUndefined();
@@ -92,10 +95,14 @@ describe('input limits, each at its bound and one past it', () => {
 
   it(`an array of ${MAX_BODY_ARRAY_LENGTH} items is read; one more is 400 naming the field`, async () => {
     const partner = await platform().newPartner();
-    const withScopes = (length: number) => JSON.stringify({ scopes: new Array(length).fill('merchant:read') });
+    const withScopes = (length: number) =>
+      JSON.stringify({ scopes: new Array(length).fill('merchant:read') });
     const at = await post(`/platform/partners/${partner.id}/api-keys`, withScopes(MAX_BODY_ARRAY_LENGTH));
     expect(limitError(at, 'scopes')).not.toBe(`must have at most ${MAX_BODY_ARRAY_LENGTH} items`);
-    const over = await post(`/platform/partners/${partner.id}/api-keys`, withScopes(MAX_BODY_ARRAY_LENGTH + 1));
+    const over = await post(
+      `/platform/partners/${partner.id}/api-keys`,
+      withScopes(MAX_BODY_ARRAY_LENGTH + 1),
+    );
     expectProblem(over, 400, 'validation_error');
     expect(limitError(over, 'scopes')).toBe(`must have at most ${MAX_BODY_ARRAY_LENGTH} items`);
   });
