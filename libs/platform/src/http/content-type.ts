@@ -138,7 +138,11 @@ export function bodyDefect(body: unknown, limits: BodyLimits = DEFAULT_BODY_LIMI
       const at = path ? `${path}.${key}` : key;
       // A key is echoed as the field's name: a long one is named by its start only.
       if (key.length > limits.maxStringLength)
-        return { kind: 'too_long', field: `${path ? `${path}.` : ''}${key.slice(0, 100)}…`, max: limits.maxStringLength };
+        return {
+          kind: 'too_long',
+          field: `${path ? `${path}.` : ''}${key.slice(0, 100)}…`,
+          max: limits.maxStringLength,
+        };
       if (UNSTORABLE_TEXT.test(key)) return { kind: 'unstorable_text', field: at };
       stack.push([child, depth + 1, at]);
     }
