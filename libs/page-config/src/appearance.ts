@@ -83,6 +83,8 @@ export type AppearanceInput = DeepPartial<Appearance>;
 export const FONT_SIZE_MIN = 10;
 export const FONT_SIZE_MAX = 32;
 export const LOGO_MAX_BYTES = 200 * 1024;
+/** The longest logo data URL: its header, then the base64 of {@link LOGO_MAX_BYTES}. */
+export const LOGO_DATA_URL_MAX_LENGTH = 'data:image/jpeg;base64,'.length + Math.ceil(LOGO_MAX_BYTES / 3) * 4;
 export const LOGO_FILE_NAME_MAX_LENGTH = 255;
 export const RESULT_SCREEN_LABEL_MAX_LENGTH = 100;
 

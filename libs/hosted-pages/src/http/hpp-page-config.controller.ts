@@ -38,6 +38,8 @@ import {
   toHppPageConfiguration,
   HppPageConfigNotFound,
 } from '../../../page-config/src';
+import { RaisesBodyLimits } from '../../../platform/src/http/content-type';
+import { LOGO_DATA_URL_MAX_LENGTH } from '../../../page-config/src';
 import { Describe } from '../../../platform/src/openapi/describe';
 import { z } from 'zod';
 import {
@@ -101,6 +103,7 @@ export class HppPageConfigController {
 
   /** Replaces the partner-level template. */
   @Put()
+  @RaisesBodyLimits({ maxStringLength: LOGO_DATA_URL_MAX_LENGTH })
   @PartnerRoute('config:write')
   @Describe({ summary: 'Replace the partner’s hosted-page template', response: HppPageConfigurationSchema })
   async setTemplate(
@@ -146,6 +149,7 @@ export class HppPageConfigController {
   }
 
   @Put('merchants/:merchantId')
+  @RaisesBodyLimits({ maxStringLength: LOGO_DATA_URL_MAX_LENGTH })
   @PartnerRoute('config:write')
   @Describe({ summary: 'Set a merchant’s hosted-page override', response: HppPageConfigurationSchema })
   async setOverride(

@@ -23,7 +23,8 @@ import { toDocumentResource, validateDocumentUpload } from '../domain/compliance
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { Describe } from '../../../platform/src/openapi/describe';
 import { pageOf } from '../../../platform/src/openapi/wire-schemas';
-import { ComplianceDocumentSchema } from '../domain/compliance/documents';
+import { ComplianceDocumentSchema, DOCUMENT_MAX_BYTES } from '../domain/compliance/documents';
+import { RaisesBodyLimits } from '../../../platform/src/http/content-type';
 
 const DOCUMENT_LIST = 'compliance-documents';
 
@@ -101,6 +102,8 @@ export class ComplianceDocumentsController {
    */
   @Post('compliance-documents')
   @PartnerRoute('merchant:write')
+  // `content_base64`: 512 KiB of content is 699,052 base64 characters.
+  @RaisesBodyLimits({ maxStringLength: Math.ceil(DOCUMENT_MAX_BYTES / 3) * 4 })
   @Describe({
     summary: 'Upload a compliance document (base64; sealed at rest)',
     response: ComplianceDocumentSchema,
