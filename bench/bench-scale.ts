@@ -23,7 +23,7 @@ import { Pool } from 'pg';
 import { freePort } from '../libs/platform/src/database/embedded-postgres';
 import { saleBody, salePartner, startBenchService, type BenchPartner } from './bench-transactions';
 import { cpuSince, sampleCpu } from './cpu';
-import { percentile, send, type LoadResult } from './load-worker';
+import { LoadTally, percentile, send, type LoadResult } from './load-worker';
 import { spliceReport } from './report-splice';
 
 export const SCALE_HEADING = '## Several processes';
@@ -199,10 +199,7 @@ async function sales(load: SaleLoad): Promise<LoadResult> {
   const measureFrom = started + 1_000_000_000n;
   const deadline = measureFrom + BigInt(load.durationMs) * 1_000_000n;
   const everyNs = load.ratePerSecond ? BigInt(Math.round((1e9 * CONNECTIONS) / load.ratePerSecond)) : 0n;
-  const latencies: number[] = [];
-  const failures: Record<string, number> = {};
-  let ok = 0;
-  let sent = 0;
+  const tally = new LoadTally(measureFrom);
   await Promise.all(
     load.partners.slice(0, CONNECTIONS).map(async (partner, c) => {
       const target = new URL(`${load.urls[c % load.urls.length]}/api/v1/transactions`);
@@ -225,31 +222,12 @@ async function sales(load: SaleLoad): Promise<LoadResult> {
           { ...headers, 'idempotency-key': randomUUID() },
           body,
         );
-        sent++;
-        if (sentAt < measureFrom) continue;
-        if (status === 200 && text.includes('"CAPTURED"')) {
-          ok++;
-          latencies.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
-        } else {
-          const key = status === 200 ? '200*' : String(status);
-          failures[key] = (failures[key] ?? 0) + 1;
-        }
+        tally.record(sentAt, status, status === 200 && text.includes('"CAPTURED"'));
       }
     }),
   );
-  const seconds = Number(process.hrtime.bigint() - measureFrom) / 1e9;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    sent,
-    ok,
-    seconds,
-    rate: ok / seconds,
-    p50Ms: percentile(latencies, 50),
-    p95Ms: percentile(latencies, 95),
-    p99Ms: percentile(latencies, 99),
-    failures,
-  };
+  return tally.result();
 }
 
 /** A load run with what else the machine was doing meanwhile. */

@@ -88,16 +88,55 @@ export function send(
   });
 }
 
+/**
+ * What a load loop counts: every request sent, the good answers measured after the warm-up with
+ * their latency, the others by status (`200*`: a 200 whose body was not the expected one).
+ */
+export class LoadTally {
+  sent = 0;
+  private ok = 0;
+  private readonly latencies: number[] = [];
+  private readonly failures: Record<string, number> = {};
+
+  constructor(private readonly measureFrom: bigint) {}
+
+  /** One answer to a request timed from `sentAt`; before the warm-up ends it is only counted as sent. */
+  record(sentAt: bigint, status: number | 'error', good: boolean): void {
+    this.sent++;
+    if (sentAt < this.measureFrom) return;
+    if (good) {
+      this.ok++;
+      this.latencies.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
+    } else {
+      const key = status === 200 ? '200*' : String(status);
+      this.failures[key] = (this.failures[key] ?? 0) + 1;
+    }
+  }
+
+  /** The run's result, over the time since the warm-up ended. */
+  result(): LoadResult {
+    const seconds = Number(process.hrtime.bigint() - this.measureFrom) / 1e9;
+    const latencies = [...this.latencies].sort((a, b) => a - b);
+    return {
+      sent: this.sent,
+      ok: this.ok,
+      seconds,
+      rate: this.ok / seconds,
+      p50Ms: percentile(latencies, 50),
+      p95Ms: percentile(latencies, 95),
+      p99Ms: percentile(latencies, 99),
+      failures: this.failures,
+    };
+  }
+}
+
 async function generate(spec: LoadSpec): Promise<LoadResult> {
   const target = new URL(spec.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
   const started = process.hrtime.bigint();
   const measureFrom = started + BigInt(spec.warmupMs) * 1_000_000n;
   const deadline = measureFrom + BigInt(spec.durationMs) * 1_000_000n;
-  const latencies: number[] = [];
-  const failures: Record<string, number> = {};
-  let ok = 0;
-  let sent = 0;
+  const tally = new LoadTally(measureFrom);
   await Promise.all(
     Array.from({ length: spec.connections }, async (_, c) => {
       const { headers, body } = spec.requests[c % spec.requests.length];
@@ -111,32 +150,13 @@ async function generate(spec: LoadSpec): Promise<LoadResult> {
           spec.freshIdempotencyKey ? { ...headers, 'idempotency-key': randomUUID() } : headers,
           body,
         );
-        sent++;
-        if (sentAt < measureFrom) continue;
         const good = status === 200 && (spec.expectInBody === null || text.includes(spec.expectInBody));
-        if (good) {
-          ok++;
-          latencies.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
-        } else {
-          const key = status === 200 ? '200*' : String(status);
-          failures[key] = (failures[key] ?? 0) + 1;
-        }
+        tally.record(sentAt, status, good);
       }
     }),
   );
-  const seconds = Number(process.hrtime.bigint() - measureFrom) / 1e9;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    sent,
-    ok,
-    seconds,
-    rate: ok / seconds,
-    p50Ms: percentile(latencies, 50),
-    p95Ms: percentile(latencies, 95),
-    p99Ms: percentile(latencies, 99),
-    failures,
-  };
+  return tally.result();
 }
 
 if (!isMainThread && parentPort) {
