@@ -412,13 +412,10 @@ export class PostgresEventStore extends EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     checkLimit(options.limit);
-    const { rows } = await this.pool.query<EventRow>(
-      `select ${COLUMNS} from ${this.schema}.events
-        where global_position >= $1
-          and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-        order by global_position limit $2`,
-      [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT],
-    );
+    const { rows } = await this.pool.query<EventRow>(this.visiblePage(COLUMNS), [
+      String(options.fromPosition ?? 1n),
+      options.limit ?? DEFAULT_READ_ALL_LIMIT,
+    ]);
     return rows.map(toRecorded);
   }
 
@@ -426,14 +423,10 @@ export class PostgresEventStore extends EventStore {
   override async readAllOf(types: readonly string[], options: ReadAllOptions = {}): Promise<ReadEvent[]> {
     checkLimit(options.limit);
     const { rows } = await this.pool.query<PassedOrEventRow>(
-      `select global_position, stream_name, revision, event_id, type, recorded_at,
-              type = any($3::text[]) as wanted,
-              case when type = any($3::text[]) then data end as data,
-              case when type = any($3::text[]) then metadata end as metadata
-         from ${this.schema}.events
-        where global_position >= $1
-          and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-        order by global_position limit $2`,
+      this.visiblePage(`global_position, stream_name, revision, event_id, type, recorded_at,
+         type = any($3::text[]) as wanted,
+         case when type = any($3::text[]) then data end as data,
+         case when type = any($3::text[]) then metadata end as metadata`),
       [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT, types],
     );
     return rows.map((row) =>
@@ -441,6 +434,17 @@ export class PostgresEventStore extends EventStore {
         ? toRecorded(row)
         : { globalPosition: BigInt(row.global_position), type: row.type, passed: true },
     );
+  }
+
+  /**
+   * A page of the global order from position $1, $2 events at most, with the gap-free rule of
+   * ADR 0001: no event an open transaction could still precede.
+   */
+  private visiblePage(columns: string): string {
+    return `select ${columns} from ${this.schema}.events
+      where global_position >= $1
+        and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      order by global_position limit $2`;
   }
 
   async headPosition(): Promise<bigint> {
