@@ -10,7 +10,6 @@ import * as tseslint from 'typescript-eslint';
  * included, takes a minute and a half).
  */
 const ROOT = path.join(__dirname, '..', '..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the rules are shared with eslint.config.js (CommonJS)
 const { boundaries } = require(path.join(ROOT, 'eslint.boundaries.js')) as {
   boundaries: ESLint.Options['overrideConfig'][];
 };
