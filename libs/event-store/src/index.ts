@@ -2,6 +2,7 @@ export * from './event-store';
 export * from './errors';
 export * from './handle-command';
 export * from './aggregate';
+export * from './aggregate-reader';
 export * from './aggregate-command';
 export type { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store';
 export { connectKurrentDb } from './kurrentdb/connect';

@@ -11,7 +11,8 @@ import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
 import { strictQuery } from '../../../platform/src/http/strict-query';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { RunCustomerCommand, type CustomerCommandInput } from '../application/customer-commands';
 import { CustomerReader } from '../application/customer-reader';
 import type { Customer } from '../domain/customer';
@@ -52,23 +53,19 @@ export class CustomersController {
   ) {
     strictQuery(query, {}); // no filters: only cursor and page_size
     await this.merchants.getForPartner(merchantId, caller.partnerId);
-    const scope = `partner:${caller.partnerId}:merchant:${merchantId}`;
-    const page = pageRequest(query, this.cursors, 'customers', scope);
-    const { rows, total } = await listSnapshots<Customer>(
-      this.pool,
-      'customer_list',
-      ['merchant_id = $1', 'partner_id = $2', 'not deleted'],
-      [merchantId, caller.partnerId],
-      page,
-    );
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.position_key,
-      (row) => toCustomerResource(row.snapshot),
-      (key) => this.cursors.encode('customers', scope, key),
-    );
+    return pagedList(query, this.cursors, {
+      list: 'customers',
+      scope: `partner:${caller.partnerId}:merchant:${merchantId}`,
+      rows: (page) =>
+        listSnapshots<Customer>(
+          this.pool,
+          'customer_list',
+          ['merchant_id = $1', 'partner_id = $2', 'not deleted'],
+          [merchantId, caller.partnerId],
+          page,
+        ),
+      render: (row) => toCustomerResource(row.snapshot),
+    });
   }
 
   @Post()

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { EventMetadata } from '../../../event-store/src';
 import { Clock } from '../../../platform/src/clock/clock';
-import { PeriodicTask } from '../../../platform/src/scheduling/periodic-task';
+import { PeriodicSweep } from '../../../platform/src/scheduling/periodic-sweep';
 import { idFor, systemMetadata } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { InvalidStateTransition } from '../../../platform/src/problem';
@@ -44,39 +44,25 @@ export function expiryMetadata(sessionId: string, partnerId: string | null): Eve
  * state machine (409 InvalidStateTransition), which the sweeper ignores.
  */
 @Injectable()
-export class HppSessionExpiry implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly task: PeriodicTask<number>;
-
+export class HppSessionExpiry extends PeriodicSweep<number> {
   constructor(
     private readonly commands: CommandBus,
     private readonly pool: Pool,
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.task = new PeriodicTask(
-      () => this.pass(),
-      HPP_EXPIRY_INTERVAL_MS,
-      (err: unknown) => this.logger.warn({ err }, 'hpp session expiry sweep failed'),
-      // One pass per interval across every process on the database (docs/operations.md).
-      { pool, name: 'hpp-session-expiry' },
+    super(
+      {
+        name: 'hpp-session-expiry',
+        intervalMs: HPP_EXPIRY_INTERVAL_MS,
+        failure: 'hpp session expiry sweep failed',
+      },
+      pool,
+      logger,
     );
   }
 
-  onApplicationBootstrap(): void {
-    this.task.start();
-  }
-
-  /** Stops the interval and lets a pass in progress finish before the pools close. */
-  async onModuleDestroy(): Promise<void> {
-    await this.task.stop();
-  }
-
-  /** One full pass now; a call while another pass runs waits for it, then makes its own. */
-  async sweep(): Promise<number> {
-    return this.task.runNow();
-  }
-
-  private async pass(): Promise<number> {
+  protected async pass(): Promise<number> {
     const now = this.clock.now();
     let expired = 0;
     // Keyset paging over (expires_at, id): a session that cannot be expired is not met again.
@@ -93,7 +79,7 @@ export class HppSessionExpiry implements OnApplicationBootstrap, OnModuleDestroy
       for (const row of rows) {
         if (await this.expire(row.id, row.partner_id)) expired += 1;
       }
-      if (rows.length < BATCH_SIZE || this.task.isStopped) return expired;
+      if (rows.length < BATCH_SIZE || this.isStopped) return expired;
       const last: CandidateRow = rows[rows.length - 1];
       after = { expiresAt: last.expires_at, id: last.id };
     }

@@ -20,7 +20,8 @@ import {
   type UploadMerchantComplianceDocument,
 } from '../domain/compliance/compliance-decide';
 import { toDocumentResource, validateDocumentUpload } from '../domain/compliance/documents';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { Describe } from '../../../platform/src/openapi/describe';
 import { pageOf } from '../../../platform/src/openapi/wire-schemas';
 import { ComplianceDocumentSchema, DOCUMENT_MAX_BYTES } from '../domain/compliance/documents';
@@ -76,23 +77,22 @@ export class ComplianceDocumentsController {
   ) {
     strictQuery(query, {}); // no filters: only cursor and page_size
     const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
-    const scope = `partner:${caller.partnerId}:merchant:${merchantId}`;
-    const page = pageRequest(query, this.cursors, DOCUMENT_LIST, scope);
     const documents = merchant.complianceDocuments ?? [];
-    const before = page.after === null ? documents.length : Number(page.after);
-    const rows = documents
-      .map((document, place) => ({ document, place }))
-      .filter((row) => row.place < before)
-      .reverse()
-      .slice(0, page.pageSize + 1);
-    return toPage(
-      rows,
-      page,
-      documents.length,
-      (row) => String(row.place),
-      (row) => toDocumentResource(row.document),
-      (key) => this.cursors.encode(DOCUMENT_LIST, scope, key),
-    );
+    return pagedList(query, this.cursors, {
+      list: DOCUMENT_LIST,
+      scope: `partner:${caller.partnerId}:merchant:${merchantId}`,
+      rows: (page) => {
+        const before = page.after === null ? documents.length : Number(page.after);
+        const rows = documents
+          .map((document, place) => ({ document, place }))
+          .filter((row) => row.place < before)
+          .reverse()
+          .slice(0, page.pageSize + 1);
+        return { rows, total: documents.length };
+      },
+      render: (row) => toDocumentResource(row.document),
+      key: (row) => String(row.place),
+    });
   }
 
   /**

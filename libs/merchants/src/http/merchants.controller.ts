@@ -1,14 +1,15 @@
 import { runMerchantCommand } from './run-merchant-command';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
+import { listSnapshots, narrowedBy } from '../../../platform/src/pagination/snapshot-list';
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { hipaaBaaStatusFor } from '../application/merchant-catalog';
@@ -59,23 +60,14 @@ export class MerchantsController {
   })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = strictQuery(query, MERCHANT_LIST_QUERY);
-    const scope = `partner:${caller.partnerId}:${filters.state ?? ''}:${filters.merchant_category_code ?? ''}`;
-    const page = pageRequest(query, this.cursors, 'merchants', scope);
-    const where = ['partner_id = $1'];
-    const params: unknown[] = [caller.partnerId];
-    if (filters.state) where.push(`state = $${params.push(filters.state)}`);
-    if (filters.merchant_category_code) {
-      where.push(`merchant_category_code = $${params.push(filters.merchant_category_code)}`);
-    }
-    const { rows, total } = await listSnapshots<Merchant>(this.pool, 'merchant_list', where, params, page);
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.position_key,
-      (row) => toMerchantListItem(row.snapshot),
-      (key) => this.cursors.encode('merchants', scope, key),
-    );
+    // The filters are named as the read model's columns.
+    const { where, params } = narrowedBy(['partner_id = $1'], [caller.partnerId], filters);
+    return pagedList(query, this.cursors, {
+      list: 'merchants',
+      scope: `partner:${caller.partnerId}:${filters.state ?? ''}:${filters.merchant_category_code ?? ''}`,
+      rows: (page) => listSnapshots<Merchant>(this.pool, 'merchant_list', where, params, page),
+      render: (row) => toMerchantListItem(row.snapshot),
+    });
   }
 
   @Post()

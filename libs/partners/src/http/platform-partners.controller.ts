@@ -25,7 +25,8 @@ import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor, metadataOf } from '../../../platform/src/http/request-metadata';
 import { strictQuery } from '../../../platform/src/http/strict-query';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec, type PageRequest } from '../../../platform/src/pagination/pagination';
 import { ProjectionRunner } from '../../../projections/src';
 import {
   RunPartnerCommand,
@@ -105,7 +106,24 @@ export class PlatformPartnersController {
   })
   async list(@Query() query: Record<string, unknown>) {
     strictQuery(query, {}); // no filters: only cursor and page_size
-    const page = pageRequest(query, this.cursors, 'platform-partners', 'platform');
+    return pagedList(query, this.cursors, {
+      list: 'platform-partners',
+      scope: 'platform',
+      rows: (page) => this.partnerRows(page),
+      render: (row): z.infer<typeof PartnerListItemResource> => ({
+        id: row.id,
+        name: row.name,
+        contact_email: row.contact_email,
+        state: row.state,
+        certification_status: row.certification_status,
+        rate_limit_tier: row.rate_limit_tier,
+        created_at: row.created_at.toISOString(),
+        version: Number(row.revision) + 1,
+      }),
+    });
+  }
+
+  private async partnerRows(page: PageRequest) {
     const params: unknown[] = [page.pageSize + 1];
     const after = page.after === null ? '' : 'where created_position < $2';
     if (page.after !== null) params.push(page.after);
@@ -118,23 +136,7 @@ export class PlatformPartnersController {
       ),
       this.pool.query<{ count: string }>('select count(*)::text as count from partner_list'),
     ]);
-    return toPage(
-      rows,
-      page,
-      Number(total.rows[0].count),
-      (row) => row.position_key,
-      (row): z.infer<typeof PartnerListItemResource> => ({
-        id: row.id,
-        name: row.name,
-        contact_email: row.contact_email,
-        state: row.state,
-        certification_status: row.certification_status,
-        rate_limit_tier: row.rate_limit_tier,
-        created_at: row.created_at.toISOString(),
-        version: Number(row.revision) + 1,
-      }),
-      (key) => this.cursors.encode('platform-partners', 'platform', key),
-    );
+    return { rows, total: Number(total.rows[0].count) };
   }
 
   @Get(':partnerId')

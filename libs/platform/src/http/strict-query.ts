@@ -1,4 +1,5 @@
 import { forbiddenCharacter, plainTextProblem } from '../validation/plain-text';
+import { UUID } from '../validation/uuid';
 import { validationProblem } from '../validation/validation.pipe';
 
 /**
@@ -46,8 +47,6 @@ export const PAGE_PARAMETERS = ['cursor', 'page_size'] as const;
 
 /** A name as it is echoed in `errors[].field`: bounded, so a huge name is not sent back whole. */
 const NAME_ECHO_MAX = 100;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The usual parameter formats. */
 export const queryParam = {

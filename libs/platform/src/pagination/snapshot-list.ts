@@ -31,3 +31,21 @@ export async function listSnapshots<S>(
   ]);
   return { rows, total: Number(total.rows[0].count) };
 }
+
+/**
+ * `where` and `params` for {@link listSnapshots}: the given conditions over `params`, then
+ * `column = $n` for each filter given (one left out, `undefined` or `null`, narrows nothing).
+ */
+export function narrowedBy(
+  where: string[],
+  params: unknown[],
+  equal: Record<string, unknown>,
+): { where: string[]; params: unknown[] } {
+  const conditions = [...where];
+  const values = [...params];
+  for (const [column, value] of Object.entries(equal)) {
+    if (!IDENTIFIER.test(column)) throw new Error(`invalid read-model column name ${column}`);
+    if (value !== undefined && value !== null) conditions.push(`${column} = $${values.push(value)}`);
+  }
+  return { where: conditions, params: values };
+}

@@ -7,7 +7,8 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
 import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { PlainText } from '../../../platform/src/validation/plain-text';
 import { ContractList } from '../application/list-contracts';
 import { ContractReader } from '../application/contract-reader';
@@ -67,21 +68,14 @@ export class ContractsController {
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = strictQuery(query, LIST_QUERY);
     if (filters.merchant_id) await this.merchants.getForPartner(filters.merchant_id, caller.partnerId);
-    const scope = `partner:${caller.partnerId}:merchant:${filters.merchant_id ?? '*'}:state:${filters.state ?? '*'}`;
-    const page = pageRequest(query, this.cursors, LIST, scope);
-    const { rows, total } = await this.lists.list(
-      caller.partnerId,
-      { merchantId: filters.merchant_id, state: filters.state },
-      page,
-    );
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.key,
-      (row) => row.item,
-      (key) => this.cursors.encode(LIST, scope, key),
-    );
+    const { merchant_id: merchantId, state } = filters;
+    return pagedList(query, this.cursors, {
+      list: LIST,
+      scope: `partner:${caller.partnerId}:merchant:${merchantId ?? '*'}:state:${state ?? '*'}`,
+      rows: (page) => this.lists.list(caller.partnerId, { merchantId, state }, page),
+      render: (row) => row.item,
+      key: (row) => row.key,
+    });
   }
 
   /** 201 with the contract, ACTIVE, charging from `start_date`. */

@@ -1,28 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EventStore, foldEvents } from '../../../event-store/src';
-import {
-  reconciliationExceptionEvolver,
-  type ReconciliationException,
-} from '../domain/reconciliation-exception';
-import { ReconciliationExceptionNotFound } from '../domain/reconciliation-exception-errors';
-import { reconciliationExceptionStream } from '../domain/reconciliation-exception-events';
+import { AggregateReader, EventStore } from '../../../event-store/src';
+import type { ReconciliationException } from '../domain/reconciliation-exception';
+import { reconciliationExceptionAggregate } from './reconciliation-exception-commands';
 
 /** One exception, straight from its stream. */
 @Injectable()
-export class ReconciliationExceptionReader {
-  constructor(private readonly store: EventStore) {}
-
-  async find(exceptionId: string): Promise<ReconciliationException | null> {
-    return foldEvents(
-      reconciliationExceptionEvolver,
-      await this.store.readStream(reconciliationExceptionStream(exceptionId)),
-    );
-  }
-
-  /** The exception, or 404 `reconciliation_exception_not_found`. */
-  async get(exceptionId: string): Promise<ReconciliationException> {
-    const exception = await this.find(exceptionId);
-    if (!exception) throw new ReconciliationExceptionNotFound(exceptionId);
-    return exception;
+export class ReconciliationExceptionReader extends AggregateReader<ReconciliationException> {
+  constructor(store: EventStore) {
+    super(store, reconciliationExceptionAggregate);
   }
 }

@@ -1,11 +1,11 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { EventStore } from '../../../event-store/src';
 import { Clock } from '../../../platform/src/clock/clock';
 import { idFor, systemMetadata } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
-import { PeriodicTask } from '../../../platform/src/scheduling/periodic-task';
+import { PeriodicSweep } from '../../../platform/src/scheduling/periodic-sweep';
 import { ProjectionRunner } from '../../../projections/src';
 import { totalMinor, type Transaction } from '../../../transactions/src';
 import { differenceKey } from '../domain/processor-report';
@@ -80,9 +80,7 @@ type Watched = keyof typeof WATCHED;
  * Every write's causation id is derived from what it acts on, so two sweepers racing write once.
  */
 @Injectable()
-export class ReconciliationSweep implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly task: PeriodicTask<ReconciliationSweepResult>;
-
+export class ReconciliationSweep extends PeriodicSweep<ReconciliationSweepResult> {
   constructor(
     private readonly reconciliation: Reconciliation,
     private readonly batches: SettlementBatchReader,
@@ -93,29 +91,18 @@ export class ReconciliationSweep implements OnApplicationBootstrap, OnModuleDest
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.task = new PeriodicTask(
-      () => this.pass(),
-      RECONCILIATION_SWEEP_INTERVAL_MS,
-      (err: unknown) => this.logger.warn({ err }, 'reconciliation sweep failed'),
-      // One pass per interval across every process on the database (docs/operations.md).
-      { pool, name: 'reconciliation-sweep' },
+    super(
+      {
+        name: 'reconciliation-sweep',
+        intervalMs: RECONCILIATION_SWEEP_INTERVAL_MS,
+        failure: 'reconciliation sweep failed',
+      },
+      pool,
+      logger,
     );
   }
 
-  onApplicationBootstrap(): void {
-    this.task.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.task.stop();
-  }
-
-  /** One full pass now; the read models show its writes when it returns. */
-  async sweep(): Promise<ReconciliationSweepResult> {
-    return this.task.runNow();
-  }
-
-  private async pass(): Promise<ReconciliationSweepResult> {
+  protected async pass(): Promise<ReconciliationSweepResult> {
     const now = this.clock.now();
     const result: ReconciliationSweepResult = {
       missingReports: 0,
@@ -135,7 +122,7 @@ export class ReconciliationSweep implements OnApplicationBootstrap, OnModuleDest
       [now],
     );
     for (const { id } of overdue.rows) {
-      if (this.task.isStopped) break;
+      if (this.isStopped) break;
       const batch = await this.batches.find(id);
       if (!batch || batch.state !== 'PENDING' || now.toISOString() <= batch.expectedBy) continue;
       if (isMissingReportDecided(batch)) continue;
@@ -213,7 +200,7 @@ export class ReconciliationSweep implements OnApplicationBootstrap, OnModuleDest
         );
         raised += 1;
       }
-      if (rows.length < BATCH_SIZE || this.task.isStopped) return raised;
+      if (rows.length < BATCH_SIZE || this.isStopped) return raised;
       after = rows[rows.length - 1].position;
     }
   }
@@ -261,7 +248,7 @@ export class ReconciliationSweep implements OnApplicationBootstrap, OnModuleDest
     );
     let finished = 0;
     for (const { id } of rows) {
-      if (this.task.isStopped) break;
+      if (this.isStopped) break;
       const batch = await this.batches.find(id);
       if (!batch) continue;
       if (

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
-import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
+import { listSnapshots, narrowedBy } from '../../../platform/src/pagination/snapshot-list';
 import type { PageRequest } from '../../../platform/src/pagination/pagination';
 import type { ReconciliationException } from '../domain/reconciliation-exception';
 import type { ExceptionState, ExceptionType, Severity } from '../domain/reconciliation-exception-rules';
@@ -21,18 +21,10 @@ export interface ExceptionFilters {
 }
 
 /** The conditions of a list: the partner's rows (every partner's for an operator: null), narrowed by each filter given. */
-function conditions(
-  partnerId: string | null,
-  filters: Record<string, string | undefined>,
-  columns: Record<string, string>,
-) {
-  const where = partnerId === null ? ['true'] : ['partner_id = $1'];
-  const params: unknown[] = partnerId === null ? [] : [partnerId];
-  for (const [name, column] of Object.entries(columns)) {
-    const value = filters[name];
-    if (value !== undefined) where.push(`${column} = $${params.push(value)}`);
-  }
-  return { where, params };
+function conditions(partnerId: string | null, equal: Record<string, string | undefined>) {
+  return partnerId === null
+    ? narrowedBy(['true'], [], equal)
+    : narrowedBy(['partner_id = $1'], [partnerId], equal);
 }
 
 /**
@@ -44,11 +36,10 @@ export class SettlementLists {
   constructor(private readonly pool: Pool) {}
 
   batches(partnerId: string, filters: BatchFilters, page: PageRequest) {
-    const { where, params } = conditions(
-      partnerId,
-      { ...filters },
-      { merchantId: 'merchant_id', state: 'state' },
-    );
+    const { where, params } = conditions(partnerId, {
+      merchant_id: filters.merchantId,
+      state: filters.state,
+    });
     return listSnapshots<SettlementBatch>(this.pool, 'settlement_batch_list', where, params, page);
   }
 
@@ -58,17 +49,13 @@ export class SettlementLists {
     filters: ExceptionFilters & { partnerId?: string },
     page: PageRequest,
   ) {
-    const { where, params } = conditions(
-      partnerId,
-      { ...filters },
-      {
-        merchantId: 'merchant_id',
-        state: 'state',
-        type: 'type',
-        severity: 'severity',
-        ...(partnerId === null ? { partnerId: 'partner_id' } : {}),
-      },
-    );
+    const { where, params } = conditions(partnerId, {
+      merchant_id: filters.merchantId,
+      state: filters.state,
+      type: filters.type,
+      severity: filters.severity,
+      ...(partnerId === null ? { partner_id: filters.partnerId } : {}),
+    });
     return listSnapshots<ReconciliationException>(
       this.pool,
       'reconciliation_exception_list',

@@ -3,12 +3,13 @@ import type { FastifyRequest } from 'fastify';
 import { OperatorRoute } from '../../../platform/src/auth/access';
 import { metadataOf } from '../../../platform/src/http/request-metadata';
 import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { ExceptionResolutions } from '../application/exception-resolutions';
 import { SettlementLists } from '../application/settlement-lists';
 import { toReconciliationExceptionResource } from '../domain/reconciliation-exception-resource';
-import { EXCEPTION_FILTERS, listScope } from '../wire/settlement-filters';
+import { EXCEPTION_FILTERS, exceptionFilters, listScope } from '../wire/settlement-filters';
 import { ResolveExceptionDto } from './resolve-exception.dto';
 import { Describe } from '../../../platform/src/openapi/describe';
 import { pageOf } from '../../../platform/src/openapi/wire-schemas';
@@ -46,27 +47,12 @@ export class PlatformReconciliationExceptionsController {
   })
   async list(@Query() query: Record<string, unknown>) {
     const filters = strictQuery(query, OPERATOR_EXCEPTION_FILTERS);
-    const scope = listScope('operator', filters);
-    const page = pageRequest(query, this.cursors, LIST, scope);
-    const { rows, total } = await this.lists.exceptions(
-      null,
-      {
-        partnerId: filters.partner_id,
-        merchantId: filters.merchant_id,
-        state: filters.state,
-        type: filters.type,
-        severity: filters.severity,
-      },
-      page,
-    );
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.position_key,
-      (row) => toReconciliationExceptionResource(row.snapshot),
-      (key) => this.cursors.encode(LIST, scope, key),
-    );
+    return pagedList(query, this.cursors, {
+      list: LIST,
+      scope: listScope('operator', filters),
+      rows: (page) => this.lists.exceptions(null, exceptionFilters(filters), page),
+      render: (row) => toReconciliationExceptionResource(row.snapshot),
+    });
   }
 
   @Post(':exceptionId/resolve')

@@ -5,7 +5,8 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { strictQuery } from '../../../platform/src/http/strict-query';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { SettlementBatchReader } from '../application/settlement-batch-reader';
 import { SettlementLists } from '../application/settlement-lists';
 import { toBatchMemberResource, toBatchResource } from '../domain/settlement-batch-resource';
@@ -45,21 +46,13 @@ export class SettlementBatchesController {
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = strictQuery(query, BATCH_FILTERS);
     if (filters.merchant_id) await this.merchants.getForPartner(filters.merchant_id, caller.partnerId);
-    const scope = listScope(caller.partnerId, filters);
-    const page = pageRequest(query, this.cursors, LIST, scope);
-    const { rows, total } = await this.lists.batches(
-      caller.partnerId,
-      { merchantId: filters.merchant_id, state: filters.state },
-      page,
-    );
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.position_key,
-      (row) => toBatchResource(row.snapshot),
-      (key) => this.cursors.encode(LIST, scope, key),
-    );
+    const { merchant_id: merchantId, state } = filters;
+    return pagedList(query, this.cursors, {
+      list: LIST,
+      scope: listScope(caller.partnerId, filters),
+      rows: (page) => this.lists.batches(caller.partnerId, { merchantId, state }, page),
+      render: (row) => toBatchResource(row.snapshot),
+    });
   }
 
   @Get(':batchId')
@@ -84,16 +77,12 @@ export class SettlementBatchesController {
   ) {
     strictQuery(query, {});
     const batch = await this.batches.getForPartner(batchId, caller.partnerId);
-    const scope = `partner:${caller.partnerId}:batch:${batchId}`;
-    const page = pageRequest(query, this.cursors, MEMBERS, scope);
-    const { rows, total } = await this.lists.members(batchId, page);
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.key,
-      (row) => toBatchMemberResource(row.member, batch.currency),
-      (key) => this.cursors.encode(MEMBERS, scope, key),
-    );
+    return pagedList(query, this.cursors, {
+      list: MEMBERS,
+      scope: `partner:${caller.partnerId}:batch:${batchId}`,
+      rows: (page) => this.lists.members(batchId, page),
+      render: (row) => toBatchMemberResource(row.member, batch.currency),
+      key: (row) => row.key,
+    });
   }
 }

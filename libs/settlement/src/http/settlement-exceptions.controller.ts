@@ -4,10 +4,11 @@ import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { strictQuery } from '../../../platform/src/http/strict-query';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { SettlementLists } from '../application/settlement-lists';
 import { toReconciliationExceptionResource } from '../domain/reconciliation-exception-resource';
-import { EXCEPTION_FILTERS, listScope } from '../wire/settlement-filters';
+import { EXCEPTION_FILTERS, exceptionFilters, listScope } from '../wire/settlement-filters';
 import { Describe } from '../../../platform/src/openapi/describe';
 import { pageOf } from '../../../platform/src/openapi/wire-schemas';
 import { ReconciliationExceptionSchema } from '../domain/reconciliation-exception-resource';
@@ -39,25 +40,11 @@ export class SettlementExceptionsController {
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = strictQuery(query, EXCEPTION_FILTERS);
     if (filters.merchant_id) await this.merchants.getForPartner(filters.merchant_id, caller.partnerId);
-    const scope = listScope(caller.partnerId, filters);
-    const page = pageRequest(query, this.cursors, LIST, scope);
-    const { rows, total } = await this.lists.exceptions(
-      caller.partnerId,
-      {
-        merchantId: filters.merchant_id,
-        state: filters.state,
-        type: filters.type,
-        severity: filters.severity,
-      },
-      page,
-    );
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.position_key,
-      (row) => toReconciliationExceptionResource(row.snapshot),
-      (key) => this.cursors.encode(LIST, scope, key),
-    );
+    return pagedList(query, this.cursors, {
+      list: LIST,
+      scope: listScope(caller.partnerId, filters),
+      rows: (page) => this.lists.exceptions(caller.partnerId, exceptionFilters(filters), page),
+      render: (row) => toReconciliationExceptionResource(row.snapshot),
+    });
   }
 }

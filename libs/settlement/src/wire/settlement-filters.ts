@@ -1,4 +1,5 @@
-import { queryParam } from '../../../platform/src/http/strict-query';
+import { queryParam, type ParsedQuery } from '../../../platform/src/http/strict-query';
+import type { ExceptionFilters } from '../application/settlement-lists';
 import { EXCEPTION_STATES, EXCEPTION_TYPES, SEVERITIES } from '../domain/reconciliation-exception-rules';
 import { SETTLEMENT_BATCH_STATES } from '../domain/settlement-batch-states';
 
@@ -18,6 +19,19 @@ export const EXCEPTION_FILTERS = {
   type: queryParam.oneOf(EXCEPTION_TYPES),
   severity: queryParam.oneOf(SEVERITIES),
 };
+
+/** The exception list's filters as `SettlementLists` takes them (`partner_id` only an operator gives). */
+export function exceptionFilters(
+  filters: ParsedQuery<typeof EXCEPTION_FILTERS> & { partner_id?: string },
+): ExceptionFilters & { partnerId?: string } {
+  return {
+    partnerId: filters.partner_id,
+    merchantId: filters.merchant_id,
+    state: filters.state,
+    type: filters.type,
+    severity: filters.severity,
+  };
+}
 
 /** The scope a list's cursor is bound to: the partner and its filters (a cursor of other filters is 400). */
 export function listScope(partnerId: string, filters: Record<string, string | undefined>): string {

@@ -9,8 +9,9 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
 import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
-import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
+import { listSnapshots, narrowedBy } from '../../../platform/src/pagination/snapshot-list';
 import { RegisterTerminal } from '../application/register-terminal';
 import { RunTerminalCommand } from '../application/terminal-commands';
 import { IssueTerminalKey, type IssuedTerminalKey } from '../application/terminal-keys';
@@ -69,21 +70,14 @@ export class TerminalsController {
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = strictQuery(query, TERMINAL_LIST_QUERY);
     if (filters.merchant_id) await this.merchants.getForPartner(filters.merchant_id, caller.partnerId);
-    const scope = `partner:${caller.partnerId}:${filters.merchant_id ?? ''}:${filters.state ?? ''}`;
-    const page = pageRequest(query, this.cursors, 'terminals', scope);
-    const where = ['partner_id = $1'];
-    const params: unknown[] = [caller.partnerId];
-    if (filters.merchant_id) where.push(`merchant_id = $${params.push(filters.merchant_id)}`);
-    if (filters.state) where.push(`state = $${params.push(filters.state)}`);
-    const { rows, total } = await listSnapshots<Terminal>(this.pool, 'terminal_list', where, params, page);
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.position_key,
-      (row) => toTerminalResource(row.snapshot),
-      (key) => this.cursors.encode('terminals', scope, key),
-    );
+    // The filters are named as the read model's columns.
+    const { where, params } = narrowedBy(['partner_id = $1'], [caller.partnerId], filters);
+    return pagedList(query, this.cursors, {
+      list: 'terminals',
+      scope: `partner:${caller.partnerId}:${filters.merchant_id ?? ''}:${filters.state ?? ''}`,
+      rows: (page) => listSnapshots<Terminal>(this.pool, 'terminal_list', where, params, page),
+      render: (row) => toTerminalResource(row.snapshot),
+    });
   }
 
   /** 201: the terminal, UNASSIGNED. A serial number the merchant already uses is 409. */

@@ -1,9 +1,9 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { Clock } from '../../../platform/src/clock/clock';
-import { PeriodicTask } from '../../../platform/src/scheduling/periodic-task';
+import { PeriodicSweep } from '../../../platform/src/scheduling/periodic-sweep';
 import { idFor, systemMetadata } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { InvalidStateTransition } from '../../../platform/src/problem';
@@ -40,9 +40,7 @@ export interface SweepResult {
  * racing record one answer; the loser is refused by the state machine and ignores it.
  */
 @Injectable()
-export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly task: PeriodicTask<SweepResult>;
-
+export class TransactionSweeps extends PeriodicSweep<SweepResult> {
   constructor(
     private readonly outcomes: GatewayOutcomes,
     private readonly commands: CommandBus,
@@ -51,30 +49,18 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
     private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.task = new PeriodicTask(
-      () => this.pass(),
-      TRANSACTION_SWEEP_INTERVAL_MS,
-      (err: unknown) => this.logger.warn({ err }, 'transaction sweep failed'),
-      // One pass per interval across every process on the database (docs/operations.md).
-      { pool, name: 'transaction-sweeps' },
+    super(
+      {
+        name: 'transaction-sweeps',
+        intervalMs: TRANSACTION_SWEEP_INTERVAL_MS,
+        failure: 'transaction sweep failed',
+      },
+      pool,
+      logger,
     );
   }
 
-  onApplicationBootstrap(): void {
-    this.task.start();
-  }
-
-  /** Stops the interval and lets a pass in progress finish before the pools close. */
-  async onModuleDestroy(): Promise<void> {
-    await this.task.stop();
-  }
-
-  /** One full pass now; a call while another pass runs waits for it, then makes its own. */
-  async sweep(): Promise<SweepResult> {
-    return this.task.runNow();
-  }
-
-  private async pass(): Promise<SweepResult> {
+  protected async pass(): Promise<SweepResult> {
     const now = this.clock.now();
     const result: SweepResult = { resolved: 0, stillPending: 0, threeDsTimedOut: 0 };
     const pending = await this.pool.query<{ id: string }>(
@@ -85,7 +71,7 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
       [new Date(now.getTime() - PENDING_GRACE_MS)],
     );
     for (const { id } of pending.rows) {
-      if (this.task.isStopped) break;
+      if (this.isStopped) break;
       const outcome = await this.resolve(id);
       if (outcome === 'resolved') result.resolved += 1;
       if (outcome === 'pending') result.stillPending += 1;
@@ -97,7 +83,7 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
       [now],
     );
     for (const { id } of challenges.rows) {
-      if (this.task.isStopped) break;
+      if (this.isStopped) break;
       if (await this.timeOut(id)) result.threeDsTimedOut += 1;
     }
     return result;

@@ -4,7 +4,8 @@ import { MerchantReader } from '../../../merchants/src';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { TransactionExport } from '../application/export-transactions';
 import { TransactionList } from '../application/list-transactions';
 import { toListItem } from '../application/transaction-list-sql';
@@ -52,17 +53,12 @@ export class TransactionQueriesController {
   })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = await this.filters(query, 'list', caller);
-    const scope = filterScope(caller.partnerId, filters);
-    const page = pageRequest(query, this.cursors, LIST, scope);
-    const { rows, total } = await this.lists.list(caller.partnerId, filters, page);
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.position_key,
-      toListItem,
-      (key) => this.cursors.encode(LIST, scope, key),
-    );
+    return pagedList(query, this.cursors, {
+      list: LIST,
+      scope: filterScope(caller.partnerId, filters),
+      rows: (page) => this.lists.list(caller.partnerId, filters, page),
+      render: (row) => toListItem(row),
+    });
   }
 
   /** KPIs over the filtered transactions (definitions: docs/transactions.md, "Summary"). */

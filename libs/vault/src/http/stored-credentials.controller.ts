@@ -9,8 +9,9 @@ import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
-import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
+import { listSnapshots, narrowedBy } from '../../../platform/src/pagination/snapshot-list';
 import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
 import { RevokeStoredCredential } from '../application/stored-credential-commands';
 import { StoredCredentialReader } from '../application/stored-credential-reader';
@@ -82,25 +83,18 @@ export class StoredCredentialsController {
       .update(JSON.stringify([caller.partnerId, merchantId, filters.state, filters.customerId]))
       .digest('base64url')
       .slice(0, 22);
-    const page = pageRequest(query, this.cursors, 'stored-credentials', scope);
-    const where = ['merchant_id = $1', 'partner_id = $2', 'state = $3'];
-    const params: unknown[] = [merchantId, caller.partnerId, filters.state];
-    if (filters.customerId) where.push(`customer_id = $${params.push(filters.customerId)}`);
-    const { rows, total } = await listSnapshots<StoredCredential>(
-      this.pool,
-      'stored_credential_list',
-      where,
-      params,
-      page,
+    const { where, params } = narrowedBy(
+      ['merchant_id = $1', 'partner_id = $2', 'state = $3'],
+      [merchantId, caller.partnerId, filters.state],
+      { customer_id: filters.customerId },
     );
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.position_key,
-      (row) => toStoredCredentialResource(row.snapshot),
-      (key) => this.cursors.encode('stored-credentials', scope, key),
-    );
+    return pagedList(query, this.cursors, {
+      list: 'stored-credentials',
+      scope,
+      rows: (page) =>
+        listSnapshots<StoredCredential>(this.pool, 'stored_credential_list', where, params, page),
+      render: (row) => toStoredCredentialResource(row.snapshot),
+    });
   }
 
   @Get(':storedCredentialId')

@@ -84,7 +84,7 @@ interface DeliveryRow {
   position_key: string;
 }
 
-function toDeliveryResource(row: DeliveryRow): WebhookDeliveryResource {
+export function toDeliveryResource(row: DeliveryRow): WebhookDeliveryResource {
   return {
     id: row.id,
     endpoint_id: row.endpoint_id,
@@ -229,7 +229,7 @@ export class WebhookQueries {
         params,
       ),
     ]);
-    return { rows, total: Number(total.rows[0].count), render: toDeliveryResource };
+    return { rows, total: Number(total.rows[0].count) };
   }
 
   /** One delivery of the partner's, or 404 `webhook_delivery_not_found`. */

@@ -2,7 +2,8 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { WebhookQueries, filtersScope, parseEventFilters } from '../application/webhook-queries';
 import { Describe } from '../../../platform/src/openapi/describe';
 import { pageOf } from '../../../platform/src/openapi/wire-schemas';
@@ -32,16 +33,11 @@ export class EventsController {
   })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = parseEventFilters(query);
-    const scope = filtersScope(caller.partnerId, filters);
-    const page = pageRequest(query, this.cursors, 'events', scope);
-    const { rows, total } = await this.queries.events(caller.partnerId, filters, page);
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.position_key,
-      (row) => JSON.parse(row.body) as unknown,
-      (key) => this.cursors.encode('events', scope, key),
-    );
+    return pagedList(query, this.cursors, {
+      list: 'events',
+      scope: filtersScope(caller.partnerId, filters),
+      rows: (page) => this.queries.events(caller.partnerId, filters, page),
+      render: (row) => JSON.parse(row.body) as unknown,
+    });
   }
 }

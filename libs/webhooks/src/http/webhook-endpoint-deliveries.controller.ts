@@ -3,9 +3,15 @@ import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { WebhookEndpointReader } from '../application/webhook-endpoint-reader';
-import { WebhookQueries, filtersScope, parseDeliveryFilters } from '../application/webhook-queries';
+import {
+  WebhookQueries,
+  filtersScope,
+  parseDeliveryFilters,
+  toDeliveryResource,
+} from '../application/webhook-queries';
 import { Describe } from '../../../platform/src/openapi/describe';
 import { pageOf } from '../../../platform/src/openapi/wire-schemas';
 import { DELIVERY_FILTER_DOCS, WebhookDeliverySchema } from '../application/webhook-queries';
@@ -37,16 +43,11 @@ export class WebhookEndpointDeliveriesController {
   ) {
     await this.endpoints.getForPartner(endpointId, caller.partnerId);
     const filters = parseDeliveryFilters(query);
-    const scope = filtersScope(caller.partnerId, { endpointId, ...filters });
-    const page = pageRequest(query, this.cursors, 'webhook-deliveries', scope);
-    const { rows, total, render } = await this.queries.deliveries(endpointId, filters.state, page);
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.position_key,
-      render,
-      (key) => this.cursors.encode('webhook-deliveries', scope, key),
-    );
+    return pagedList(query, this.cursors, {
+      list: 'webhook-deliveries',
+      scope: filtersScope(caller.partnerId, { endpointId, ...filters }),
+      rows: (page) => this.queries.deliveries(endpointId, filters.state, page),
+      render: toDeliveryResource,
+    });
   }
 }

@@ -21,7 +21,8 @@ import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
-import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { pagedList } from '../../../platform/src/http/paged-list';
+import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { parseEnabledEvents } from '../domain/decide';
 import { validateEndpointUrl } from '../domain/url-rules';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint';
@@ -78,18 +79,13 @@ export class WebhookEndpointsController {
   })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     parseNoFilters(query);
-    const scope = `partner:${caller.partnerId}`;
-    const page = pageRequest(query, this.cursors, 'webhook-endpoints', scope);
-    const { rows, total } = await this.queries.endpoints(caller.partnerId, page);
-    const now = this.clock.now();
-    return toPage(
-      rows,
-      page,
-      total,
-      (row) => row.position_key,
-      (row) => toWebhookEndpointResource(row.snapshot, now),
-      (key) => this.cursors.encode('webhook-endpoints', scope, key),
-    );
+    let now: Date | undefined; // read once, when the page's rows are in
+    return pagedList(query, this.cursors, {
+      list: 'webhook-endpoints',
+      scope: `partner:${caller.partnerId}`,
+      rows: (page) => this.queries.endpoints(caller.partnerId, page),
+      render: (row) => toWebhookEndpointResource(row.snapshot, (now ??= this.clock.now())),
+    });
   }
 
   /** 201 with the endpoint and `secret`, shown here and never again. */
