@@ -10,7 +10,6 @@ import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
-import { strictQuery } from '../../../platform/src/http/strict-query';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { RunCustomerCommand, type CustomerCommandInput } from '../application/customer-commands';
 import { CustomerReader } from '../application/customer-reader';
@@ -50,7 +49,6 @@ export class CustomersController {
     @Query() query: Record<string, unknown>,
     @CurrentPartner() caller: PartnerPrincipal,
   ) {
-    strictQuery(query, {}); // no filters: only cursor and page_size
     await this.merchants.getForPartner(merchantId, caller.partnerId);
     const scope = `partner:${caller.partnerId}:merchant:${merchantId}`;
     const page = pageRequest(query, this.cursors, 'customers', scope);

@@ -23,7 +23,6 @@ import { generateKey } from '../../../platform/src/auth/secret-key';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor, metadataOf } from '../../../platform/src/http/request-metadata';
-import { strictQuery } from '../../../platform/src/http/strict-query';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { ProjectionRunner } from '../../../projections/src';
@@ -104,7 +103,6 @@ export class PlatformPartnersController {
     paged: true,
   })
   async list(@Query() query: Record<string, unknown>) {
-    strictQuery(query, {}); // no filters: only cursor and page_size
     const page = pageRequest(query, this.cursors, 'platform-partners', 'platform');
     const params: unknown[] = [page.pageSize + 1];
     const after = page.after === null ? '' : 'where created_position < $2';
@@ -147,8 +145,7 @@ export class PlatformPartnersController {
   /** The partner's active keys, all at once (a partner has few): no parameters, no pages. */
   @Get(':partnerId/api-keys')
   @Describe({ summary: 'The partner’s active API keys (prefixes only)', response: listOf(ApiKeyResource) })
-  async listKeys(@Param('partnerId', UuidParam) partnerId: string, @Query() query: Record<string, unknown>) {
-    strictQuery(query, {}, { paged: false });
+  async listKeys(@Param('partnerId', UuidParam) partnerId: string) {
     const partner = await this.partners.get(partnerId);
     return { data: activeKeys(partner).map((k) => toApiKeyResource(k)) };
   }
@@ -261,11 +258,7 @@ export class PlatformPartnersController {
   /** The partner configuration as the partner sees it, `ip_allowlist` included. */
   @Get(':partnerId/config')
   @Describe({ summary: 'A partner’s configuration', response: PartnerConfigurationResource })
-  async readConfig(
-    @Param('partnerId', UuidParam) partnerId: string,
-    @Query() query: Record<string, unknown>,
-  ) {
-    strictQuery(query, {}, { paged: false });
+  async readConfig(@Param('partnerId', UuidParam) partnerId: string) {
     const partner = await this.partners.get(partnerId);
     return toPartnerConfiguration(partner, partner.configuration);
   }

@@ -82,7 +82,6 @@ export class SettlementBatchesController {
     @Query() query: Record<string, unknown>,
     @CurrentPartner() caller: PartnerPrincipal,
   ) {
-    strictQuery(query, {});
     const batch = await this.batches.getForPartner(batchId, caller.partnerId);
     const scope = `partner:${caller.partnerId}:batch:${batchId}`;
     const page = pageRequest(query, this.cursors, MEMBERS, scope);
