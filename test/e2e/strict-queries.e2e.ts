@@ -14,6 +14,8 @@ describe('strict query strings on every list', () => {
   const platform = useTestPlatform();
   let partner: TestPartner;
   let merchantId: string;
+  let customerId: string;
+  let credentialId: string;
 
   beforeAll(async () => {
     partner = await platform().newPartner();
@@ -22,6 +24,8 @@ describe('strict query strings on every list', () => {
       email: 'payer@query.test',
     });
     const card = await vaultedCredential(platform(), partner, merchantId, { customerId: customer.body.id });
+    customerId = customer.body.id;
+    credentialId = card.id;
     const writes = [
       await partner.client.post('/transactions', {
         type: 'SALE',
@@ -190,6 +194,87 @@ describe('strict query strings on every list', () => {
   it('names every bad parameter of one request at once', async () => {
     const res = await partner.client.get('/merchants?state=&nope=1&merchant_category_code=x');
     expectValidationError(res, ['state', 'nope', 'merchant_category_code']);
+  });
+
+  describe('every other operation refuses the parameters it does not declare', () => {
+    const CASES: [string, Caller, 'GET' | 'POST' | 'PUT' | 'DELETE', () => string, string][] = [
+      ['a partner read', 'partner', 'GET', () => '/capabilities?amount=o', 'amount'],
+      ['a record read', 'partner', 'GET', () => `/merchants/${merchantId}?utm_source=mail`, 'utm_source'],
+      ['an action', 'partner', 'POST', () => `/merchants/${merchantId}/submit?limit=x`, 'limit'],
+      [
+        'a removal',
+        'partner',
+        'DELETE',
+        () => `/merchants/${merchantId}/customers/${customerId}?__proto__=x`,
+        '__proto__',
+      ],
+      [
+        'a removal that takes another parameter',
+        'partner',
+        'DELETE',
+        () => `/merchants/${merchantId}/stored-credentials/${credentialId}?reason=lost&note=x`,
+        'note',
+      ],
+      ['an operator read', 'operator', 'GET', () => '/platform/sandbox/clock?amount=o', 'amount'],
+      ['an operator action', 'operator', 'POST', () => '/platform/recurring/run?dry_run=1', 'dry_run'],
+    ];
+
+    it.each(CASES)('%s: 400 naming the parameter, nothing done', async (_case, who, method, path, field) => {
+      const before = await platform().service.infra.pool.query<{ head: string }>(
+        'select coalesce(max(global_position), 0)::text as head from event_store.events',
+      );
+      const res = await client(who).call(method, path());
+      expectValidationError(res, [field]);
+      expect(res.body.errors[0].message).toBe('is not a known parameter');
+      const written = await platform().service.infra.pool.query(
+        `select type from event_store.events where global_position > $1 and metadata->>'actor' not like 'system%'`,
+        [before.rows[0].head],
+      );
+      expect(written.rows).toEqual([]);
+    });
+
+    it('the records are still there: the removals did not run', async () => {
+      expect((await partner.client.get(`/merchants/${merchantId}/customers/${customerId}`)).status).toBe(200);
+      const credential = await partner.client.get(
+        `/merchants/${merchantId}/stored-credentials/${credentialId}`,
+      );
+      expect(credential.body.state).toBe('ACTIVE');
+    });
+
+    it('checks the key first: without one the answer is 401, whatever the query', async () =>
+      expect((await platform().as(null).get('/capabilities?amount=o')).status).toBe(401));
+
+    it('on a write, the refusal is the Idempotency-Key’s answer, replayed', async () => {
+      const path = `/merchants/${merchantId}/submit?limit=x`;
+      const first = await partner.client.post(path, undefined, { idempotencyKey: 'undeclared-query-1' });
+      const again = await partner.client.post(path, undefined, { idempotencyKey: 'undeclared-query-1' });
+      expectValidationError(first, ['limit']);
+      expect(again.status).toBe(400);
+      expect(again.headers.get('x-idempotent-replay')).toBe('true');
+    });
+
+    it('the document is an API answer too: /openapi.json?x=1 is 400', async () =>
+      expectValidationError(await platform().as(null).get('/openapi.json?x=1'), ['x']));
+
+    it('pages people open and the health probe ignore what they do not declare (tracking, cache-busters)', async () => {
+      const session = await partner.client.post('/hpp/sessions', { merchant_id: merchantId, amount: '5.00' });
+      expect(session.status).toBe(201);
+      const anyone = platform().as(null);
+      const tracking = 'utm_source=mail&utm_campaign=spring&_=1700000000';
+      for (const path of [
+        '/health',
+        '/docs',
+        '/docs/assets/init.js',
+        '/console',
+        '/problems',
+        '/problems/validation-error',
+        `/hpp/${session.body.id}`,
+        `/hpp/${session.body.id}?mode=iframe`,
+      ]) {
+        const res = await anyone.get(`${path}${path.includes('?') ? '&' : '?'}${tracking}`);
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      }
+    });
   });
 
   it('still filters with good parameters', async () => {

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { useTestPlatform, type ApiClient, type ApiResponse, type TestPartner } from '../support/api';
-import { activeMerchant, vaultedCredential } from '../support/payments';
+import { partnerFixtures, type PartnerFixtures } from '../support/partner-fixtures';
 import { pathParameters, routesOfTheApp, type Route } from '../support/routes';
-import { WebhookReceiver, eventually } from '../support/webhook-receiver';
-
-/** A partner's records, one of each kind a route can name by id. */
-type Fixtures = Record<string, string>;
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Path parameters that are not ids of a partner's records, and what to put there. Every other
@@ -50,86 +47,17 @@ describe('tenancy sweep: another partner’s id, on every route that takes one',
   let receiver: WebhookReceiver;
   let a: TestPartner;
   let b: TestPartner;
-  let ofA: Fixtures;
-  let ofB: Fixtures;
+  let ofA: PartnerFixtures;
+  let ofB: PartnerFixtures;
   /** B's terminal's own key (the terminal tier). */
   let terminalKeyOfB: string;
-
-  async function fixtures(partner: TestPartner, name: string): Promise<Fixtures> {
-    const op = platform().operator;
-    // Every gated route must reach its handler: each feature a route needs is on for both.
-    const features = [
-      await op.put(`/platform/partners/${partner.id}/feature-flags/terminals`, { enabled: true }),
-      await partner.client.put('/config/feature-flags/me/three_d_secure', { enabled: true }),
-    ];
-    for (const res of features) if (res.status !== 200) throw new Error(`feature: ${res.status} ${res.text}`);
-    const merchantId = await activeMerchant(op, partner, `${name} Cafe`);
-    const customer = await partner.client.post(`/merchants/${merchantId}/customers`, {
-      email: `owner@${name.toLowerCase()}.test`,
-    });
-    const credential = await vaultedCredential(platform(), partner, merchantId);
-    const sale = await partner.client.post('/transactions', {
-      type: 'SALE',
-      merchant_id: merchantId,
-      amount: '10.00',
-      currency: 'USD',
-      vault_token: credential.vaultToken,
-      use_type: 'ONE_TIME_FUTURE',
-    });
-    const session = await partner.client.post('/hpp/sessions', { merchant_id: merchantId, amount: '5.00' });
-    const flow = await partner.client.post('/partner/me/certification/prepare');
-    const endpoint = await partner.client.post('/webhook-endpoints', { url: receiver.url(`/${name}`) });
-    const terminal = await partner.client.post('/terminals', {
-      merchant_id: merchantId,
-      serial_number: `SN-${name}-${randomUUID().slice(0, 8)}`,
-      model: 'PAX A920 Pro',
-    });
-    // A contract due a month from now (nothing charges during the sweep).
-    const now = Date.parse((await op.get('/platform/sandbox/clock')).body.now as string);
-    const contract = await partner.client.post('/contracts', {
-      merchant_id: merchantId,
-      payment_method_type: 'CARD',
-      payment_method_token: credential.vaultToken,
-      amount: '9.00',
-      frequency: 'MONTHLY',
-      start_date: new Date(now + 30 * 86_400_000).toISOString().slice(0, 10),
-    });
-    for (const res of [customer, sale, session, flow, endpoint, terminal, contract]) {
-      if (res.status >= 300) throw new Error(`fixture: ${res.status} ${res.text}`);
-    }
-    // A settlement batch of the merchant: the end-of-day run settles its SALE.
-    const run = await op.post('/platform/settlement/run', { merchant_id: merchantId });
-    if (run.status !== 200 || !run.body.data?.[0])
-      throw new Error(`settlement run: ${run.status} ${run.text}`);
-    const deliveries = await eventually(
-      () => partner.client.get(`/webhook-endpoints/${endpoint.body.id}/deliveries`),
-      (res) => res.body.data?.length > 0,
-      10_000,
-      100,
-    );
-    return {
-      id: partner.id,
-      partnerId: partner.id,
-      merchantId,
-      customerId: customer.body.id,
-      storedCredentialId: credential.id,
-      transactionId: sale.body.id,
-      sessionId: session.body.id,
-      flowId: flow.body.id,
-      endpointId: endpoint.body.id,
-      deliveryId: deliveries.body.data[0].id,
-      terminalId: terminal.body.id,
-      batchId: run.body.data[0].id,
-      contractId: contract.body.id,
-    };
-  }
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     a = await platform().newPartner({ name: 'Tenant Alpha' });
     b = await platform().newPartner({ name: 'Tenant Bravo' });
-    ofA = await fixtures(a, 'Alpha');
-    ofB = await fixtures(b, 'Bravo');
+    ofA = await partnerFixtures(platform(), a, 'Alpha', receiver);
+    ofB = await partnerFixtures(platform(), b, 'Bravo', receiver);
     const provisioned = await b.client.post(`/terminals/${ofB.terminalId}/provision`);
     expect(provisioned.status).toBe(201);
     terminalKeyOfB = provisioned.body.api_key;

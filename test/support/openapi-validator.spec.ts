@@ -20,6 +20,18 @@ describe('OpenApiValidator', () => {
           },
         },
       },
+      '/page': {
+        get: {
+          'x-ignores-unknown-query': true,
+          parameters: [],
+          responses: {
+            200: {
+              description: 'the probe',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+          },
+        },
+      },
       '/things': {
         post: {
           parameters: [{ name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string' } }],
@@ -107,6 +119,8 @@ describe('OpenApiValidator', () => {
     expect(validator.check({ ...unknown, ...json(404, { code: 'x' }, 'application/problem+json') })).toEqual(
       [],
     );
+    const page = exchange({ path: '/api/v1/page?utm_source=mail' });
+    expect(validator.check(page)).toEqual([]);
     const write = exchange({
       method: 'POST',
       path: '/api/v1/things',

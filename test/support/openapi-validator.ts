@@ -159,7 +159,9 @@ export class OpenApiValidator {
     for (const name of names) {
       const param = parameters.find((p) => p.in === 'query' && p.name === name);
       if (!param) {
-        problems.push(`query parameter ${name} is not declared`);
+        // A page people open ignores what it does not declare (x-ignores-unknown-query).
+        if (operation['x-ignores-unknown-query'] !== true)
+          problems.push(`query parameter ${name} is not declared`);
         continue;
       }
       const given = query.getAll(name);

@@ -16,6 +16,7 @@ import { PostgresRateWindows } from '../../../libs/platform/src/auth/rate-window
 import { RouteTable } from '../../../libs/platform/src/http/route-table';
 import { IdempotencyInterceptor } from '../../../libs/platform/src/idempotency/idempotency.interceptor';
 import { BodylessRouteInterceptor } from '../../../libs/platform/src/http/bodyless-route.interceptor';
+import { DeclaredQueryInterceptor } from '../../../libs/platform/src/http/declared-query.interceptor';
 import { IdempotencyStore } from '../../../libs/platform/src/idempotency/idempotency-store';
 import { DatabaseMonitor } from '../../../libs/platform/src/database/database-monitor';
 import { LOGGER } from '../../../libs/platform/src/logging/logger.token';
@@ -135,10 +136,11 @@ export class AppModule {
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         // Order per request: guard (who, may they, how often) → idempotency → a bodyless action's
-        // stray fields → validation → handler.
+        // stray fields → query parameters the route does not declare → validation → handler.
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: BodylessRouteInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: DeclaredQueryInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };

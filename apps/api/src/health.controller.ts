@@ -24,6 +24,7 @@ export class HealthController {
     description:
       '503 problem+json naming what is down in `checks`, with `Retry-After`, while the service cannot serve.',
     response: z.strictObject({ status: z.literal('ok') }),
+    ignoresUnknownQuery: true,
     tag: 'Service',
   })
   async health(): Promise<{ status: 'ok' }> {

@@ -1,6 +1,5 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { PartnerRoute } from '../../platform/src/auth/access';
-import { strictQuery } from '../../platform/src/http/strict-query';
 import { z } from 'zod';
 import { Describe } from '../../platform/src/openapi/describe';
 import { MCC_CATALOG, MccCatalogItemResource } from './domain/mcc-catalog';
@@ -15,16 +14,14 @@ export class CatalogController {
     summary: 'The merchant category codes, with risk and BAA requirement',
     response: z.array(MccCatalogItemResource),
   })
-  mccCatalog(@Query() query: Record<string, unknown>) {
-    strictQuery(query, {}, { paged: false }); // the whole catalog; a filter would be ignored, so none is taken
+  mccCatalog() {
     return MCC_CATALOG;
   }
 
   @Get('us-states')
   @PartnerRoute('config:read')
   @Describe({ summary: 'US states and territories', response: z.array(UsStateResource) })
-  usStates(@Query() query: Record<string, unknown>) {
-    strictQuery(query, {}, { paged: false });
+  usStates() {
     return US_STATES;
   }
 }

@@ -19,6 +19,7 @@ export class ConsoleController {
     summary: 'The operator console: a read-only page (projection lag, a stream’s history)',
     description: 'The page holds no data; it calls the operator routes with the key the operator types.',
     response: { mediaType: 'text/html' },
+    ignoresUnknownQuery: true,
     tag: 'Platform (operator)',
   })
   page(@Res({ passthrough: true }) reply: FastifyReply): string {

@@ -64,6 +64,7 @@ export class OpenApiController {
   @Describe({
     summary: 'The API reference page',
     response: { mediaType: 'text/html' },
+    ignoresUnknownQuery: true,
     tag: 'Service',
   })
   page(@Res({ passthrough: true }) reply: FastifyReply): string {
@@ -92,6 +93,7 @@ export class OpenApiController {
     summary: 'A file of the reference page',
     description: `One of ${Object.keys(ASSETS).join(', ')} (from the npm package swagger-ui-dist, or the page's own script).`,
     response: { mediaType: [...new Set(Object.values(ASSETS).map((asset) => asset.type.split(';')[0]))] },
+    ignoresUnknownQuery: true,
     tag: 'Service',
   })
   asset(@Param('name') name: string, @Res({ passthrough: true }) reply: FastifyReply): Buffer | string {

@@ -132,8 +132,7 @@ export class PlatformOpsController {
     summary: 'Each projector’s state, checkpoint and lag',
     response: listOf(ProjectorStatusResource),
   })
-  async listProjections(@Query() query: Record<string, unknown>) {
-    strictQuery(query, {}, { paged: false });
+  async listProjections() {
     return { data: await this.projections.status() };
   }
 

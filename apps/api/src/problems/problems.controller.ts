@@ -54,6 +54,7 @@ export class ProblemsController {
   @Describe({
     summary: 'Every problem code with its status (HTML)',
     response: { mediaType: 'text/html' },
+    ignoresUnknownQuery: true,
     tag: 'Service',
   })
   index(): string {
@@ -77,6 +78,7 @@ ${rows}</table>`,
   @Describe({
     summary: 'The page a problem’s `type` names: what the code means and what to do (HTML)',
     response: { mediaType: 'text/html' },
+    ignoresUnknownQuery: true,
     errors: [404],
     tag: 'Service',
   })

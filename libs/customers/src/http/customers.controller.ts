@@ -10,7 +10,6 @@ import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
-import { strictQuery } from '../../../platform/src/http/strict-query';
 import { pagedList } from '../../../platform/src/http/paged-list';
 import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { RunCustomerCommand, type CustomerCommandInput } from '../application/customer-commands';
@@ -51,7 +50,6 @@ export class CustomersController {
     @Query() query: Record<string, unknown>,
     @CurrentPartner() caller: PartnerPrincipal,
   ) {
-    strictQuery(query, {}); // no filters: only cursor and page_size
     await this.merchants.getForPartner(merchantId, caller.partnerId);
     return pagedList(query, this.cursors, {
       list: 'customers',

@@ -58,6 +58,7 @@ export class HostedPageController {
     otherResponses: { 303: { description: 'The session is no longer pending: to its result page' } },
     errors: [404],
     htmlErrors: true,
+    ignoresUnknownQuery: true,
   })
   async page(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply): Promise<void> {
     const context = await this.context(sessionId);
@@ -78,6 +79,7 @@ export class HostedPageController {
     otherResponses: { 303: { description: 'Completed: to the result page' } },
     errors: [402, 403, 404, 410, 422, 502],
     htmlErrors: true,
+    ignoresUnknownQuery: true,
   })
   @AcceptsFormBody()
   @WithoutIdempotencyHeader()
@@ -107,6 +109,7 @@ export class HostedPageController {
     otherResponses: { 303: { description: 'Still pending: back to the form' } },
     errors: [403, 404, 410],
     htmlErrors: true,
+    ignoresUnknownQuery: true,
   })
   async resultPage(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply): Promise<void> {
     const context = await this.context(sessionId);

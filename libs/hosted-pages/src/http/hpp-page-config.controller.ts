@@ -133,8 +133,7 @@ export class HppPageConfigController {
     summary: 'Every stored hosted-page configuration of the partner (template first)',
     response: z.array(HppPageConfigurationSchema),
   })
-  async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
-    strictQuery(query, {}, { paged: false });
+  async list(@CurrentPartner() caller: PartnerPrincipal) {
     const partner = await this.partners.get(caller.partnerId);
     const { rows } = await this.pool.query<{ id: string; override: HppPageConfigState }>(
       `select id, snapshot->'hppPage'->'override' as override from merchant_list

@@ -9,7 +9,6 @@ import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { Clock } from '../../../platform/src/clock/clock';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
-import { strictQuery } from '../../../platform/src/http/strict-query';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { baaTemplatePdf } from '../application/baa-template';
@@ -75,7 +74,6 @@ export class ComplianceDocumentsController {
     @Query() query: Record<string, unknown>,
     @CurrentPartner() caller: PartnerPrincipal,
   ) {
-    strictQuery(query, {}); // no filters: only cursor and page_size
     const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
     const documents = merchant.complianceDocuments ?? [];
     return pagedList(query, this.cursors, {

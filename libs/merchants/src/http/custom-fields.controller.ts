@@ -1,14 +1,13 @@
 import { metadataOf } from '../../../platform/src/http/request-metadata';
 import { CommandBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Req } from '@nestjs/common';
 import { IsOptional } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, idFor } from '../../../platform/src/http/request-metadata';
-import { strictQuery } from '../../../platform/src/http/strict-query';
 import { analyseRegexes } from '../../../platform/src/validation/safe-regex';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { RunMerchantCommand, type MerchantCommandInput } from '../application/merchant-commands';
@@ -103,8 +102,7 @@ export class CustomFieldsController {
     summary: 'Every custom-field configuration of the partner’s merchants',
     response: z.array(CustomFieldConfigurationSchema),
   })
-  async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
-    strictQuery(query, {}, { paged: false });
+  async list(@CurrentPartner() caller: PartnerPrincipal) {
     const { rows } = await this.pool.query<{ snapshot: Merchant }>(
       `select snapshot from merchant_list
         where partner_id = $1 and coalesce((snapshot->'customFields'->>'configVersion')::int, 0) > 0

@@ -1,7 +1,7 @@
 import { metadataOf } from '../../../platform/src/http/request-metadata';
 import { CommandBus } from '@nestjs/cqrs';
 import { RunMerchantCommand } from '../application/merchant-commands';
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
@@ -9,7 +9,6 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
-import { strictQuery } from '../../../platform/src/http/strict-query';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
 import { PartnerReader } from '../../../partners/src';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
@@ -43,8 +42,7 @@ export class MerchantComplianceController {
   @Get('onboarding/saq-types')
   @PartnerRoute('merchant:read')
   @Describe({ summary: 'The PCI self-assessment questionnaire types', response: z.array(SaqTypeSchema) })
-  saqTypes(@Query() query: Record<string, unknown>) {
-    strictQuery(query, {}, { paged: false });
+  saqTypes() {
     return SAQ_TYPES;
   }
 

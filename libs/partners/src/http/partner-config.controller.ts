@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Get, HttpCode, Inject, Param, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Put, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
 import { IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
@@ -9,7 +9,6 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner, idFor, metadataOf } from '../../../platform/src/http/request-metadata';
-import { strictQuery } from '../../../platform/src/http/strict-query';
 import { ProjectionRunner } from '../../../projections/src';
 import { RunPartnerCommand } from '../application/partner-commands';
 import { PartnerReader } from '../application/partner-reader';
@@ -81,8 +80,7 @@ export class PartnerConfigController {
     summary: 'Every feature flag and whether it is on for the partner',
     response: z.array(FeatureFlagViewResource),
   })
-  async featureFlags(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
-    strictQuery(query, {}, { paged: false });
+  async featureFlags(@CurrentPartner() caller: PartnerPrincipal) {
     return allFeatureFlagViews((await this.partners.get(caller.partnerId)).configuration);
   }
 

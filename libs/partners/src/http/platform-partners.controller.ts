@@ -23,7 +23,6 @@ import { generateKey } from '../../../platform/src/auth/secret-key';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor, metadataOf } from '../../../platform/src/http/request-metadata';
-import { strictQuery } from '../../../platform/src/http/strict-query';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { pagedList } from '../../../platform/src/http/paged-list';
 import { CursorCodec, type PageRequest } from '../../../platform/src/pagination/pagination';
@@ -105,7 +104,6 @@ export class PlatformPartnersController {
     paged: true,
   })
   async list(@Query() query: Record<string, unknown>) {
-    strictQuery(query, {}); // no filters: only cursor and page_size
     return pagedList(query, this.cursors, {
       list: 'platform-partners',
       scope: 'platform',
@@ -149,8 +147,7 @@ export class PlatformPartnersController {
   /** The partner's active keys, all at once (a partner has few): no parameters, no pages. */
   @Get(':partnerId/api-keys')
   @Describe({ summary: 'The partner’s active API keys (prefixes only)', response: listOf(ApiKeyResource) })
-  async listKeys(@Param('partnerId', UuidParam) partnerId: string, @Query() query: Record<string, unknown>) {
-    strictQuery(query, {}, { paged: false });
+  async listKeys(@Param('partnerId', UuidParam) partnerId: string) {
     const partner = await this.partners.get(partnerId);
     return { data: activeKeys(partner).map((k) => toApiKeyResource(k)) };
   }
@@ -263,11 +260,7 @@ export class PlatformPartnersController {
   /** The partner configuration as the partner sees it, `ip_allowlist` included. */
   @Get(':partnerId/config')
   @Describe({ summary: 'A partner’s configuration', response: PartnerConfigurationResource })
-  async readConfig(
-    @Param('partnerId', UuidParam) partnerId: string,
-    @Query() query: Record<string, unknown>,
-  ) {
-    strictQuery(query, {}, { paged: false });
+  async readConfig(@Param('partnerId', UuidParam) partnerId: string) {
     const partner = await this.partners.get(partnerId);
     return toPartnerConfiguration(partner, partner.configuration);
   }

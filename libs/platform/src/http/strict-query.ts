@@ -132,15 +132,9 @@ export function queryErrors<S extends QuerySpec>(
   spec: S,
   options: { paged?: boolean } = {},
 ): { values: ParsedQuery<S>; errors: FieldError[] } {
-  const paged = options.paged ?? true;
   const given = query ?? {};
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = undeclaredParameters(given, spec, options);
   const values: Record<string, unknown> = {};
-  for (const name of Object.keys(given)) {
-    if (Object.hasOwn(spec, name)) continue;
-    if (paged && (PAGE_PARAMETERS as readonly string[]).includes(name)) continue;
-    errors.push({ field: echoName(name), message: unknownMessage(name, paged) });
-  }
   for (const [name, param] of Object.entries(spec)) {
     const raw = given[name];
     if (raw === undefined) continue;
@@ -167,6 +161,53 @@ export function queryErrors<S extends QuerySpec>(
     else fail(parsed.message);
   }
   return { values: values as ParsedQuery<S>, errors };
+}
+
+/**
+ * The parameters of `query` that `declared` (a route's documented query string) does not name,
+ * each as the error that refuses it: `cursor` and `page_size` are declared too when `paged` (the
+ * default). The one wording of "unknown parameter" for every route of the API.
+ */
+export function undeclaredParameters(
+  query: Record<string, unknown> | null | undefined,
+  declared: QueryDoc,
+  options: { paged?: boolean } = {},
+): FieldError[] {
+  const paged = options.paged ?? true;
+  const errors: FieldError[] = [];
+  for (const name of Object.keys(query ?? {})) {
+    if (Object.hasOwn(declared, name)) continue;
+    if (paged && (PAGE_PARAMETERS as readonly string[]).includes(name)) continue;
+    errors.push({ field: echoName(name), message: unknownMessage(name, paged) });
+  }
+  return errors;
+}
+
+/**
+ * Every problem of a route's query string that can be found from what the route declares (its
+ * `@Describe`'s `query` and `paged`), without running the route: each undeclared parameter, and
+ * the values of the declared ones that are {@link QueryParam}s (they carry their parser). A
+ * parameter declared by its documentation only is left to the route's own parser, and so are
+ * `cursor` and `page_size` (`pageRequest`).
+ */
+export function declaredQueryErrors(
+  query: Record<string, unknown> | null | undefined,
+  declared: QueryDoc,
+  options: { paged?: boolean } = {},
+): { undeclared: FieldError[]; errors: FieldError[] } {
+  const undeclared = undeclaredParameters(query, declared, options);
+  const parsers: QuerySpec = {};
+  for (const [name, doc] of Object.entries(declared)) {
+    if (isQueryParam(doc)) parsers[name] = doc;
+  }
+  const given = Object.fromEntries(
+    Object.entries(query ?? {}).filter(([name]) => Object.hasOwn(parsers, name)),
+  );
+  return { undeclared, errors: [...undeclared, ...queryErrors(given, parsers, options).errors] };
+}
+
+function isQueryParam(doc: QueryParamDoc): doc is QueryParam<unknown> {
+  return typeof (doc as Partial<QueryParam<unknown>>).parse === 'function';
 }
 
 function unknownMessage(name: string, paged: boolean): string {

@@ -35,6 +35,12 @@ export interface RouteDescription {
   query?: QueryDoc;
   /** Whether the read takes `cursor` and `page_size` (a cursor-paged list). */
   paged?: boolean;
+  /**
+   * A page a person opens in a browser, or the load balancer's probe: query parameters it does
+   * not declare are ignored (a link may carry `utm_source`, a monitor a cache-buster), where every
+   * other operation refuses them with 400 (`DeclaredQueryInterceptor`; docs/input.md).
+   */
+  ignoresUnknownQuery?: boolean;
   /** Exists only in sandbox (`x-sandbox-only: true`); production answers 404. */
   sandboxOnly?: boolean;
   /** A page for people (the payer's hosted page): its refusals are HTML pages, not problem+json. */

@@ -465,6 +465,10 @@ export function buildOpenApiDocument(routes: readonly DiscoveredRoute[], options
       notes.push(`Needs the feature flag \`${route.feature}\` (403 \`feature_not_enabled\` otherwise).`);
     if (route.access?.tier === 'partner') notes.push(`Scope: \`${route.access.scope}\`.`);
     if (description.description) notes.push(description.description);
+    if (description.ignoresUnknownQuery)
+      notes.push(
+        'Query parameters it does not declare are ignored (a link’s tracking parameters, a cache-buster).',
+      );
 
     const operation: Json = {
       operationId: `${route.controller.replace(/Controller$/, '')}_${route.handler}`,
@@ -478,6 +482,8 @@ export function buildOpenApiDocument(routes: readonly DiscoveredRoute[], options
       ...(description.sandboxOnly ? { 'x-sandbox-only': true } : {}),
       ...(route.feature ? { 'x-feature-flag': route.feature } : {}),
       ...(route.access ? { 'x-access-tier': route.access.tier } : {}),
+      // Every other operation answers 400 to a query parameter it does not declare.
+      ...(description.ignoresUnknownQuery ? { 'x-ignores-unknown-query': true } : {}),
     };
     paths[path] ??= {};
     const method = route.method.toLowerCase();

@@ -75,7 +75,6 @@ export class SettlementBatchesController {
     @Query() query: Record<string, unknown>,
     @CurrentPartner() caller: PartnerPrincipal,
   ) {
-    strictQuery(query, {});
     const batch = await this.batches.getForPartner(batchId, caller.partnerId);
     return pagedList(query, this.cursors, {
       list: MEMBERS,

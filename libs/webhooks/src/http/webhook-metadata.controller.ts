@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
@@ -15,7 +15,6 @@ import {
   SUSPEND_AFTER_FAILED_DELIVERIES,
 } from '../domain/webhook-endpoint-states';
 import { EVENT_RETENTION_DAYS } from '../application/delivery-queue';
-import { refuseParameters } from './webhook-event-types.controller';
 import { z } from 'zod';
 import { Describe } from '../../../platform/src/openapi/describe';
 
@@ -57,8 +56,7 @@ export class WebhookMetadataController {
     summary: 'The webhook delivery policy in force and the per-event-type limit',
     response: WebhookMetadata,
   })
-  read(@Query() query: Record<string, unknown>): z.infer<typeof WebhookMetadata> {
-    refuseParameters(query);
+  read(): z.infer<typeof WebhookMetadata> {
     const schedule = this.config.webhookRetrySchedule;
     return {
       retry_policy: {
