@@ -51,12 +51,16 @@ const SEED_STEP_MS = 30_000;
 export interface TransactionBenchOptions {
   /** The embedded PostgreSQL's `postgres` database (a superuser may create databases). */
   adminUrl: string;
+  /** Its server's pid: the CPU columns count that server and its backends only. */
+  postgresPid: number;
   /** The service's DATA_DIR (its generated vault key lands there). */
   dataDir: string;
   durationMs: number;
   rounds: number;
   listRows: number;
   listRequests: number;
+  /** Which parts run: `sale`, `sale-webhooks`, `writes`, `list` (see bench/run.ts). */
+  parts: ReadonlySet<string>;
 }
 
 export interface TransactionBenchResult {
@@ -291,12 +295,12 @@ async function nextXid(pool: Pool): Promise<bigint> {
   return BigInt(rows[0].xid);
 }
 
-async function measure(pool: Pool, spec: LoadSpec): Promise<Measured> {
+async function measure(pool: Pool, postgresPid: number, spec: LoadSpec): Promise<Measured> {
   const xidBefore = await nextXid(pool);
   const eluBefore = performance.eventLoopUtilization();
-  const cpuBefore = sampleCpu();
+  const cpuBefore = sampleCpu(postgresPid);
   const result = await runLoad(spec);
-  const cpu = cpuSince(cpuBefore);
+  const cpu = cpuSince(postgresPid, cpuBefore);
   const elu = performance.eventLoopUtilization(eluBefore);
   const writes = Number((await nextXid(pool)) - xidBefore - 1n);
   const sent = Math.max(1, result.sent);
@@ -332,6 +336,8 @@ async function saleThroughput(
   options: TransactionBenchOptions,
 ): Promise<{ rows: HttpRow[]; ratios: Map<number, number>; webhookRatios: Map<number, number> }> {
   const bare = await startBareRoute(service.infra.databaseUrl);
+  const withSale = options.parts.has('sale');
+  const withWebhooks = options.parts.has('sale-webhooks');
   const receiver = await ReceiverThread.start();
   try {
     const base = (connections: number) => ({
@@ -369,20 +375,22 @@ async function saleThroughput(
         console.log(
           `bare INSERT route and POST /transactions SALE, ${connections} connections, round ${round + 1}...`,
         );
-        push(`bare ${connections}`, await measure(pool, bareSpec(connections)));
+        push(`bare ${connections}`, await measure(pool, options.postgresPid, bareSpec(connections)));
         // With and without endpoints take turns going first: the tables grow from run to run.
-        const withWebhooks = async () => {
+        const delivered = async () => {
+          if (!withWebhooks) return;
           console.log(
             `POST /transactions SALE with every partner's webhooks delivered, ${connections} connections...`,
           );
           const endpoints = await subscribe(service, partners, receiver);
-          push(`webhooks ${connections}`, await measure(pool, saleSpec(connections)));
+          push(`webhooks ${connections}`, await measure(pool, options.postgresPid, saleSpec(connections)));
           await unsubscribe(service, endpoints);
           await receiver.take();
         };
-        if (round % 2 === 1) await withWebhooks();
-        push(`sale ${connections}`, await measure(pool, saleSpec(connections)));
-        if (round % 2 === 0) await withWebhooks();
+        if (round % 2 === 1) await delivered();
+        if (withSale)
+          push(`sale ${connections}`, await measure(pool, options.postgresPid, saleSpec(connections)));
+        if (round % 2 === 0) await delivered();
       }
     }
     const rows: HttpRow[] = [];
@@ -390,25 +398,30 @@ async function saleThroughput(
     const webhookRatios = new Map<number, number>();
     for (const connections of CONNECTIONS) {
       const b = medianOf(runs.get(`bare ${connections}`)!);
-      const s = medianOf(runs.get(`sale ${connections}`)!);
-      const w = medianOf(runs.get(`webhooks ${connections}`)!);
-      ratios.set(connections, s.median.rate / b.median.rate);
-      webhookRatios.set(connections, w.median.rate / s.median.rate);
       const row = (label: string, run: { median: Measured; note: string }, ...notes: string[]): HttpRow => ({
         label,
         connections,
         result: run.median,
         note: [...notes, run.note, failureNote(run.median)].filter(Boolean).join('; '),
       });
-      rows.push(
-        row('bare Fastify route, one INSERT', b, 'baseline'),
-        row('`POST /transactions` SALE (full stack)', s),
-        row(
-          '`POST /transactions` SALE, every partner subscribed to every webhook type',
-          w,
-          `${(w.median.rate / s.median.rate).toFixed(2)}× the SALE row without endpoints`,
-        ),
-      );
+      rows.push(row('bare Fastify route, one INSERT', b, 'baseline'));
+      const s = withSale ? medianOf(runs.get(`sale ${connections}`)!) : null;
+      if (s) {
+        ratios.set(connections, s.median.rate / b.median.rate);
+        rows.push(row('`POST /transactions` SALE (full stack)', s));
+      }
+      if (withWebhooks) {
+        const w = medianOf(runs.get(`webhooks ${connections}`)!);
+        const vsSale = s ? w.median.rate / s.median.rate : Number.NaN;
+        webhookRatios.set(connections, vsSale);
+        rows.push(
+          row(
+            '`POST /transactions` SALE, every partner subscribed to every webhook type',
+            w,
+            s ? `${vsSale.toFixed(2)}× the SALE row without endpoints` : '',
+          ),
+        );
+      }
     }
 
     const { rows: counted } = await service.infra.pool.query<{ n: string }>(
@@ -754,70 +767,70 @@ export async function benchTransactions(options: TransactionBenchOptions): Promi
         ...(await Promise.all(Array.from({ length: 8 }, (_, k) => salePartner(service, operator, n + k)))),
       );
     }
-    const sale = await saleThroughput(service, partners, options);
-    const list = await listBench(service, operator, partners[0], options);
-
     const targets: string[] = [];
-    for (const connections of CONNECTIONS) {
-      const ratio = sale.ratios.get(connections)!;
-      targets.push(
-        `| \`POST /transactions\` SALE ≥ 40% of a bare Fastify INSERT route (${connections} connections) | ${ratio.toFixed(2)}× | ${ratio >= SALE_TARGET_RATIO ? 'met' : 'NOT met'} |`,
-      );
+    const sections: string[] = [];
+    if (options.parts.has('sale') || options.parts.has('sale-webhooks')) {
+      const sale = await saleThroughput(service, partners, options);
+      const part = saleReport(sale, options);
+      targets.push(...part.targets);
+      sections.push(part.section);
     }
-    for (const connections of CONNECTIONS) {
-      const ratio = sale.webhookRatios.get(connections)!;
-      targets.push(
-        `| \`POST /transactions\` SALE with webhooks delivered ≥ 90% of SALE without (${connections} connections) | ${ratio.toFixed(2)}× | ${ratio >= WEBHOOK_SALE_RATIO ? 'met' : 'NOT met'} |`,
+    if (options.parts.has('list')) {
+      // The seed copies a real SALE's snapshot.
+      await expectStatus(
+        'SALE',
+        200,
+        call(service, partners[0].key, 'POST', '/transactions', JSON.parse(saleBody(partners[0]))),
       );
+      const list = await listBench(service, operator, partners[0], options);
+      const part = listReport(list, options);
+      targets.push(...part.targets);
+      sections.push(part.section);
     }
-    const slow = list.rows.filter((r) => r.p99 >= LIST_TARGET_P99_MS);
-    const worst = [...list.rows].sort((a, b) => b.p99 - a.p99)[0];
-    const rowsLabel =
-      options.listRows >= 1e6 ? `${options.listRows / 1e6}M` : options.listRows.toLocaleString('en-US');
-    targets.push(
-      `| \`GET /transactions\` first page p99 < ${LIST_TARGET_P99_MS} ms at ${rowsLabel} rows, each of ${list.rows.length} queries | worst ${worst.p99.toFixed(1)} ms (${worst.label}) | ${
-        slow.length === 0 ? 'met' : `NOT met: ${slow.map((r) => r.label).join(', ')}`
-      } |`,
-    );
+    return { targets, section: sections.join('\n\n') };
+  } finally {
+    await service.stop();
+  }
+}
 
-    const saleTable = [
-      '| measurement | connections | requests | seconds | per second | p50 ms | p99 ms | vs bare route | machine CPU busy | server thread CPU ms / request | PostgreSQL CPU ms / request | event-loop ms / request | write transactions / request | note |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-      ...sale.rows.map((r) => {
-        const bare = sale.rows.find((b) => b.connections === r.connections)!;
-        const m = r.result;
-        return `| ${r.label} | ${r.connections} | ${m.ok} | ${m.seconds.toFixed(2)} | ${Math.round(m.rate)} | ${m.p50Ms.toFixed(1)} | ${m.p99Ms.toFixed(1)} | ${(m.rate / bare.result.rate).toFixed(2)} | ${Math.round(100 * m.machineBusy)}% | ${m.serverCpuMsPerRequest.toFixed(2)} | ${m.postgresCpuMsPerRequest.toFixed(2)} | ${m.busyMsPerRequest.toFixed(2)} | ${m.writesPerRequest.toFixed(1)} | ${r.note} |`;
-      }),
-    ].join('\n');
-    const listTable = [
-      `| \`GET /transactions\` first page (page_size 25) | matching rows | requests | p50 ms | p95 ms | p99 ms | its \`count(*)\` alone, p50 ms | p99 < ${LIST_TARGET_P99_MS} ms |`,
-      '|---|---:|---:|---:|---:|---:|---:|---|',
-      ...list.rows.map(
-        (r) =>
-          `| ${r.label} | ${r.matching} | ${r.requests} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.countP50.toFixed(1)} | ${r.p99 < LIST_TARGET_P99_MS ? 'met' : 'NOT met'} |`,
-      ),
-    ].join('\n');
-    const why = (r: ListRow) =>
-      r.countP50 >= r.p50 / 2
-        ? `the \`total_count\`: counting its ${r.matching} matching rows takes ${r.countP50.toFixed(1)} ms alone, while the page itself is read off an index (${r.pagePlan})`
-        : `the page query itself (its count takes only ${r.countP50.toFixed(1)} ms): ${r.pagePlan}`;
-    const slowNote =
-      slow.length === 0
-        ? `Every query's p99 is under ${LIST_TARGET_P99_MS} ms.`
-        : `**Missed** (p99 ≥ ${LIST_TARGET_P99_MS} ms):\n\n${slow
-            .map((r) => `- ${r.label}: p99 ${r.p99.toFixed(1)} ms. The time is ${why(r)}.`)
-            .join('\n')}\n\n` +
-          'The list answers after both its page query and a `count(*)` of every matching row (the `total_count`), run side by side; ' +
-          'the count column above runs that count alone with the same conditions, and the plans come from `EXPLAIN ANALYZE` of the ' +
-          'page query with the same conditions, order and limit.';
-    const spanDays = (options.listRows * SEED_STEP_MS) / 86_400_000;
-    const span =
-      spanDays >= 60 ? `about ${Math.round(spanDays / 30.44)} months` : `about ${Math.round(spanDays)} days`;
-    const bare8 = sale.rows.find((r) => r.connections === CONNECTIONS[0])!.result;
-    const sale8 = sale.rows.filter((r) => r.connections === CONNECTIONS[0])[1].result;
-    const saleCpu = sale8.serverCpuMsPerRequest + sale8.postgresCpuMsPerRequest;
-    const bareCpu = bare8.serverCpuMsPerRequest + bare8.postgresCpuMsPerRequest;
-    const section = `### \`POST /transactions\` SALE
+type SaleResult = Awaited<ReturnType<typeof saleThroughput>>;
+type ListResult = Awaited<ReturnType<typeof listBench>>;
+
+function saleReport(
+  sale: SaleResult,
+  options: TransactionBenchOptions,
+): { targets: string[]; section: string } {
+  const targets: string[] = [];
+  for (const connections of CONNECTIONS) {
+    const ratio = sale.ratios.get(connections);
+    if (ratio === undefined) continue;
+    targets.push(
+      `| \`POST /transactions\` SALE ≥ 40% of a bare Fastify INSERT route (${connections} connections) | ${ratio.toFixed(2)}× | ${ratio >= SALE_TARGET_RATIO ? 'met' : 'NOT met'} |`,
+    );
+  }
+  for (const connections of CONNECTIONS) {
+    const ratio = sale.webhookRatios.get(connections);
+    if (ratio === undefined) continue;
+    targets.push(
+      `| \`POST /transactions\` SALE with webhooks delivered ≥ 90% of SALE without (${connections} connections) | ${ratio.toFixed(2)}× | ${ratio >= WEBHOOK_SALE_RATIO ? 'met' : 'NOT met'} |`,
+    );
+  }
+  const saleTable = [
+    '| measurement | connections | requests | seconds | per second | p50 ms | p99 ms | vs bare route | machine CPU busy | server thread CPU ms / request | PostgreSQL CPU ms / request | event-loop ms / request | write transactions / request | note |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...sale.rows.map((r) => {
+      const bare = sale.rows.find((b) => b.connections === r.connections)!;
+      const m = r.result;
+      return `| ${r.label} | ${r.connections} | ${m.ok} | ${m.seconds.toFixed(2)} | ${Math.round(m.rate)} | ${m.p50Ms.toFixed(1)} | ${m.p99Ms.toFixed(1)} | ${(m.rate / bare.result.rate).toFixed(2)} | ${Math.round(100 * m.machineBusy)}% | ${m.serverCpuMsPerRequest.toFixed(2)} | ${m.postgresCpuMsPerRequest.toFixed(2)} | ${m.busyMsPerRequest.toFixed(2)} | ${m.writesPerRequest.toFixed(1)} | ${r.note} |`;
+    }),
+  ].join('\n');
+  const bare8 = sale.rows.find((r) => r.connections === CONNECTIONS[0])!.result;
+  const sale8 =
+    sale.rows.find((r) => r.connections === CONNECTIONS[0] && r.label.includes('full stack'))?.result ??
+    bare8;
+  const saleCpu = sale8.serverCpuMsPerRequest + sale8.postgresCpuMsPerRequest;
+  const bareCpu = bare8.serverCpuMsPerRequest + bare8.postgresCpuMsPerRequest;
+  const section = `### \`POST /transactions\` SALE
 
 ${saleTable}
 
@@ -856,9 +869,48 @@ route's ${bare8.writesPerRequest.toFixed(1)}: four of them must be durable befor
 its share of the read model's batches. Those four commits, each costing PostgreSQL at least what the bare INSERT
 does (${bare8.postgresCpuMsPerRequest.toFixed(2)} ms), take ${(4 * bare8.postgresCpuMsPerRequest).toFixed(2)} ms of the ${(2.5 * bareCpu).toFixed(2)} ms before the service has done anything:
 authentication, the folds of the merchant, partner and credential streams, the vault's decryption, the
-read model and the answer. See docs/performance.md for the per-step accounting.
+read model and the answer. See docs/performance.md for the per-step accounting.`;
+  return { targets, section };
+}
 
-### \`GET /transactions\` with ${options.listRows.toLocaleString('en-US')} rows
+function listReport(
+  list: ListResult,
+  options: TransactionBenchOptions,
+): { targets: string[]; section: string } {
+  const slow = list.rows.filter((r) => r.p99 >= LIST_TARGET_P99_MS);
+  const worst = [...list.rows].sort((a, b) => b.p99 - a.p99)[0];
+  const rowsLabel =
+    options.listRows >= 1e6 ? `${options.listRows / 1e6}M` : options.listRows.toLocaleString('en-US');
+  const targets = [
+    `| \`GET /transactions\` first page p99 < ${LIST_TARGET_P99_MS} ms at ${rowsLabel} rows, each of ${list.rows.length} queries | worst ${worst.p99.toFixed(1)} ms (${worst.label}) | ${
+      slow.length === 0 ? 'met' : `NOT met: ${slow.map((r) => r.label).join(', ')}`
+    } |`,
+  ];
+  const listTable = [
+    `| \`GET /transactions\` first page (page_size 25) | matching rows | requests | p50 ms | p95 ms | p99 ms | its \`count(*)\` alone, p50 ms | p99 < ${LIST_TARGET_P99_MS} ms |`,
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...list.rows.map(
+      (r) =>
+        `| ${r.label} | ${r.matching} | ${r.requests} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.countP50.toFixed(1)} | ${r.p99 < LIST_TARGET_P99_MS ? 'met' : 'NOT met'} |`,
+    ),
+  ].join('\n');
+  const why = (r: ListRow) =>
+    r.countP50 >= r.p50 / 2
+      ? `the \`total_count\`: counting its ${r.matching} matching rows takes ${r.countP50.toFixed(1)} ms alone, while the page itself is read off an index (${r.pagePlan})`
+      : `the page query itself (its count takes only ${r.countP50.toFixed(1)} ms): ${r.pagePlan}`;
+  const slowNote =
+    slow.length === 0
+      ? `Every query's p99 is under ${LIST_TARGET_P99_MS} ms.`
+      : `**Missed** (p99 ≥ ${LIST_TARGET_P99_MS} ms):\n\n${slow
+          .map((r) => `- ${r.label}: p99 ${r.p99.toFixed(1)} ms. The time is ${why(r)}.`)
+          .join('\n')}\n\n` +
+        'The list answers after both its page query and a `count(*)` of every matching row (the `total_count`), run side by side; ' +
+        'the count column above runs that count alone with the same conditions, and the plans come from `EXPLAIN ANALYZE` of the ' +
+        'page query with the same conditions, order and limit.';
+  const spanDays = (options.listRows * SEED_STEP_MS) / 86_400_000;
+  const span =
+    spanDays >= 60 ? `about ${Math.round(spanDays / 30.44)} months` : `about ${Math.round(spanDays)} days`;
+  const section = `### \`GET /transactions\` with ${options.listRows.toLocaleString('en-US')} rows
 
 ${listTable}
 
@@ -872,8 +924,5 @@ the partner's \`transaction_list_counts\` counted from the rows, the indexes bui
 (at least ${LIST_MIN_REQUESTS}, within ${LIST_QUERY_BUDGET_MS / 1000} s) after 20 of warm-up, timed at the client over the whole HTTP round trip.
 
 ${slowNote}`;
-    return { targets, section };
-  } finally {
-    await service.stop();
-  }
+  return { targets, section };
 }

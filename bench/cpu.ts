@@ -32,21 +32,26 @@ function cpuMsOf(stat: string, children = false): number {
 export interface CpuSample {
   /** CPU time of this process's main thread, ms. */
   mainThreadMs: number;
-  /** CPU time of all PostgreSQL processes, alive or ended (see cpuMsOf), ms. */
+  /** CPU time of the bench's PostgreSQL (its postmaster and backends, alive or ended; see cpuMsOf), ms. */
   postgresMs: number;
   /** Machine-wide busy and total jiffies (all cores). */
   machineBusy: number;
   machineTotal: number;
 }
 
-export function sampleCpu(): CpuSample {
+/**
+ * `postmasterPid` is the bench's own PostgreSQL server: only it and its children count, so the
+ * clusters of anything else running on the machine (other test runs) stay out of the figures.
+ */
+export function sampleCpu(postmasterPid: number): CpuSample {
   const mainThreadMs = cpuMsOf(readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8'));
   let postgresMs = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.includes(' (postgres) ')) postgresMs += cpuMsOf(stat, true);
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (Number(entry) === postmasterPid || parent === postmasterPid) postgresMs += cpuMsOf(stat, true);
     } catch {
       // The process ended while we looked.
     }
@@ -64,8 +69,8 @@ export interface CpuUse {
   machineBusy: number;
 }
 
-export function cpuSince(before: CpuSample): CpuUse {
-  const after = sampleCpu();
+export function cpuSince(postmasterPid: number, before: CpuSample): CpuUse {
+  const after = sampleCpu(postmasterPid);
   const total = after.machineTotal - before.machineTotal;
   return {
     mainThreadMs: after.mainThreadMs - before.mainThreadMs,

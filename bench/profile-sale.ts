@@ -84,9 +84,9 @@ async function main(): Promise<void> {
     session.connect();
     await session.post('Profiler.enable');
     await session.post('Profiler.start');
-    const before = sampleCpu();
+    const before = sampleCpu(db.pid ?? 0);
     const result = await runLoad(spec);
-    const cpu = cpuSince(before);
+    const cpu = cpuSince(db.pid ?? 0, before);
     const { profile } = await session.post('Profiler.stop');
     writeFileSync('sale.cpuprofile', JSON.stringify(profile));
     const { rows } = await stats.query<{ calls: string; exec: number; query: string }>(

@@ -28,7 +28,29 @@ import { ProjectionRunner } from '../libs/projections/src';
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const CATCH_UP_EVENTS = Number(process.env.BENCH_CATCH_UP_EVENTS ?? 200_000);
 const ROOT = path.resolve(__dirname, '..', '..');
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/**
+ * `BENCH_ONLY=sale,store` runs only those parts and prints them (docs/benchmarks.md is written by a
+ * whole run only): `store` (raw INSERT, appends, contention), `catchup`, `sale` (SALE against the
+ * bare route), `sale-webhooks` (the SALE with webhooks delivered), `writes` (the other hot writes),
+ * `list` (`GET /transactions` at a million rows), `webhooks`, `start`.
+ */
+export const BENCH_PARTS = [
+  'store',
+  'catchup',
+  'sale',
+  'sale-webhooks',
+  'writes',
+  'list',
+  'webhooks',
+  'start',
+];
+const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
+for (const part of ONLY ?? []) {
+  if (!BENCH_PARTS.includes(part))
+    throw new Error(`BENCH_ONLY: unknown part ${part} (${BENCH_PARTS.join(', ')})`);
+}
+const runs = (part: string): boolean => !ONLY || ONLY.includes(part);
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 300);
 const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5000);
@@ -235,14 +257,15 @@ async function timeStart(dataDir: string): Promise<number> {
   }
 }
 
-function table(rows: Row[], baseline: Row): string {
+function table(rows: Row[], baseline: Row | null): string {
   const lines = [
     '| measurement | events/ops | seconds | per second | vs raw INSERT (events-shaped, 8 writers) | note |',
     '|---|---:|---:|---:|---:|---|',
   ];
   for (const r of rows) {
+    const ratio = baseline ? (r.rate / baseline.rate).toFixed(2) : '–';
     lines.push(
-      `| ${r.name} | ${r.ops} | ${r.seconds.toFixed(2)} | ${Math.round(r.rate)} | ${(r.rate / baseline.rate).toFixed(2)} | ${r.note} |`,
+      `| ${r.name} | ${r.ops} | ${r.seconds.toFixed(2)} | ${Math.round(r.rate)} | ${ratio} | ${r.note} |`,
     );
   }
   return lines.join('\n');
@@ -260,61 +283,84 @@ async function main(): Promise<void> {
   await PostgresEventStore.migrate(pool);
   const store = new PostgresEventStore(pool, clock);
   try {
-    console.log('raw INSERT baseline...');
-    const rows: Row[] = [await rawInsert(pool, 8, 'minimal'), await rawInsert(pool, 1, 'event')];
-    // The target pair runs ROUNDS times, interleaved, and reports the median of each: a busy
-    // 2-core machine moves single runs by ±20%.
-    const rawRuns: Row[] = [];
-    const appendRuns: Row[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      console.log(`raw INSERT and appends, 8 writers, round ${round + 1} of ${ROUNDS}...`);
-      rawRuns.push(await rawInsert(pool, 8, 'event'));
-      appendRuns.push(await appends(store, 8));
+    const rows: Row[] = [];
+    const targets: string[] = [];
+    let raw8: Row | null = null;
+    if (runs('store')) {
+      console.log('raw INSERT baseline...');
+      rows.push(await rawInsert(pool, 8, 'minimal'), await rawInsert(pool, 1, 'event'));
+      // The target pair runs ROUNDS times, interleaved, and reports the median of each: a busy
+      // 2-core machine moves single runs by ±20%.
+      const rawRuns: Row[] = [];
+      const appendRuns: Row[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        console.log(`raw INSERT and appends, 8 writers, round ${round + 1} of ${ROUNDS}...`);
+        rawRuns.push(await rawInsert(pool, 8, 'event'));
+        appendRuns.push(await appends(store, 8));
+      }
+      raw8 = median(rawRuns);
+      rows.push(raw8);
+      for (const writers of [1, 8, 32]) {
+        console.log(`appends, ${writers} writers...`);
+        rows.push(writers === 8 ? median(appendRuns) : await appends(store, writers));
+      }
+      console.log('contended appends...');
+      rows.push(await contended(store, 8));
+      const append8 = rows.find((r) => r.name.startsWith('append, 8 writer(s)'))!;
+      targets.push(
+        `| appends at 8 writers ≥ ½ raw INSERT rate (events-shaped table, 8 writers) | ${(append8.rate / raw8.rate).toFixed(2)}× | ${append8.rate >= raw8.rate / 2 ? 'met' : 'NOT met'} |`,
+      );
     }
-    const raw8 = median(rawRuns);
-    rows.push(raw8);
-    for (const writers of [1, 8, 32]) {
-      console.log(`appends, ${writers} writers...`);
-      rows.push(writers === 8 ? median(appendRuns) : await appends(store, writers));
+    if (runs('catchup')) {
+      console.log(`projection catch-up over ${CATCH_UP_EVENTS} events...`);
+      const catch200 = await catchUp(db.url, store, pool);
+      rows.push(catch200);
+      targets.push(
+        `| catch-up ≥ 10,000 events/s | ${Math.round(catch200.rate)}/s | ${catch200.rate >= 10_000 ? 'met' : 'NOT met'} |`,
+      );
     }
-    console.log('contended appends...');
-    rows.push(await contended(store, 8));
-    console.log(`projection catch-up over ${CATCH_UP_EVENTS} events...`);
-    rows.push(await catchUp(db.url, store, pool));
     await store.close();
     await pool.end();
 
-    const transactions = await benchTransactions({
-      adminUrl: db.url,
-      dataDir: path.join(dir, 'service'),
-      durationMs: DURATION_MS,
-      rounds: ROUNDS,
-      listRows: LIST_ROWS,
-      listRequests: LIST_REQUESTS,
-    });
-    const webhooks = await benchWebhooks({
-      adminUrl: db.url,
-      dataDir: path.join(dir, 'webhooks'),
-      events: WEBHOOK_EVENTS,
-      latencySeconds: WEBHOOK_LATENCY_SECONDS,
-    });
+    const transactionParts = ['sale', 'sale-webhooks', 'writes', 'list'].filter(runs);
+    const transactions =
+      transactionParts.length > 0
+        ? await benchTransactions({
+            adminUrl: db.url,
+            postgresPid: db.pid ?? 0,
+            dataDir: path.join(dir, 'service'),
+            durationMs: DURATION_MS,
+            rounds: ROUNDS,
+            listRows: LIST_ROWS,
+            listRequests: LIST_REQUESTS,
+            parts: new Set(transactionParts),
+          })
+        : null;
+    const webhooks = runs('webhooks')
+      ? await benchWebhooks({
+          adminUrl: db.url,
+          dataDir: path.join(dir, 'webhooks'),
+          events: WEBHOOK_EVENTS,
+          latencySeconds: WEBHOOK_LATENCY_SECONDS,
+        })
+      : null;
     await db.stop();
 
-    console.log('service start, cold and warm...');
-    const startDir = path.join(dir, 'start');
-    const cold = await timeStart(startDir);
-    const warm = await timeStart(startDir);
+    let startNote = '';
+    if (runs('start')) {
+      console.log('service start, cold and warm...');
+      const startDir = path.join(dir, 'start');
+      const cold = await timeStart(startDir);
+      const warm = await timeStart(startDir);
+      targets.push(
+        `| cold start to healthy < 20 s | ${cold.toFixed(1)} s | ${cold < 20 ? 'met' : 'NOT met'} |`,
+        `| warm start to healthy < 5 s | ${warm.toFixed(1)} s | ${warm < 5 ? 'met' : 'NOT met'} |`,
+      );
+      startNote = `Service start: cold (fresh DATA_DIR: initdb, migrations) ${cold.toFixed(1)} s, warm ${warm.toFixed(1)} s, measured from
+process spawn to the first 200 from \`/api/v1/health\` (the build is already done by \`npm ci\`).`;
+    }
+    targets.push(...(transactions?.targets ?? []), ...(webhooks?.targets ?? []));
 
-    const append8 = rows.find((r) => r.name.startsWith('append, 8 writer(s)'))!;
-    const catch200 = rows.find((r) => r.name.startsWith('projection catch-up'))!;
-    const targets = [
-      `| appends at 8 writers ≥ ½ raw INSERT rate (events-shaped table, 8 writers) | ${(append8.rate / raw8.rate).toFixed(2)}× | ${append8.rate >= raw8.rate / 2 ? 'met' : 'NOT met'} |`,
-      `| catch-up ≥ 10,000 events/s | ${Math.round(catch200.rate)}/s | ${catch200.rate >= 10_000 ? 'met' : 'NOT met'} |`,
-      `| cold start to healthy < 20 s | ${cold.toFixed(1)} s | ${cold < 20 ? 'met' : 'NOT met'} |`,
-      `| warm start to healthy < 5 s | ${warm.toFixed(1)} s | ${warm < 5 ? 'met' : 'NOT met'} |`,
-      ...transactions.targets,
-      ...webhooks.targets,
-    ];
     const cpu = cpus()[0]?.model ?? 'unknown';
     const report = `# Benchmarks
 
@@ -335,8 +381,7 @@ ${targets.join('\n')}
 
 ${table(rows, raw8)}
 
-Service start: cold (fresh DATA_DIR: initdb, migrations) ${cold.toFixed(1)} s, warm ${warm.toFixed(1)} s, measured from
-process spawn to the first 200 from \`/api/v1/health\` (the build is already done by \`npm ci\`).
+${startNote}
 
 How to read it: "append" rows are full event-store appends (expected-revision check, unique (stream, revision),
 JSON data and metadata, NOTIFY) through the port; the contended row counts appends that lost the optimistic
@@ -345,12 +390,17 @@ until the projector's checkpoint reaches the head.
 
 ## Transactions
 
-${transactions.section}
+${transactions?.section ?? ''}
 
 ## Webhooks
 
-${webhooks.section}
+${webhooks?.section ?? ''}
 `;
+    if (ONLY) {
+      console.log(report);
+      console.log(`(BENCH_ONLY=${ONLY.join(',')}: docs/benchmarks.md is written by a whole run only)`);
+      return;
+    }
     writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), report);
     console.log(report);
   } finally {
