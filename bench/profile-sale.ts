@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_utility': 'on' },
   });
   const { service, operator, databaseUrl } = await startBenchService(
-    db.url,
+    db.socketUrl ?? db.url,
     'bench_service',
     path.join(dir, 'service'),
   );

@@ -276,7 +276,10 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
-  const pool = new Pool({ connectionString: db.url, max: 40 });
+  // Everything connects over the server's Unix socket, as the service does with its embedded
+  // database (BENCH_TRANSPORT=tcp: over TCP loopback instead, to compare).
+  const url = process.env.BENCH_TRANSPORT === 'tcp' ? db.url : (db.socketUrl ?? db.url);
+  const pool = new Pool({ connectionString: url, max: 40 });
   // pool.end() resolves before its sockets close; the server stopping right after must not crash us.
   pool.on('error', () => undefined);
   const clock = new SystemClock();
@@ -313,7 +316,7 @@ async function main(): Promise<void> {
     }
     if (runs('catchup')) {
       console.log(`projection catch-up over ${CATCH_UP_EVENTS} events...`);
-      const catch200 = await catchUp(db.url, store, pool);
+      const catch200 = await catchUp(url, store, pool);
       rows.push(catch200);
       targets.push(
         `| catch-up ≥ 10,000 events/s | ${Math.round(catch200.rate)}/s | ${catch200.rate >= 10_000 ? 'met' : 'NOT met'} |`,
@@ -326,7 +329,7 @@ async function main(): Promise<void> {
     const transactions =
       transactionParts.length > 0
         ? await benchTransactions({
-            adminUrl: db.url,
+            adminUrl: url,
             postgresPid: db.pid ?? 0,
             dataDir: path.join(dir, 'service'),
             durationMs: DURATION_MS,
@@ -338,7 +341,7 @@ async function main(): Promise<void> {
         : null;
     const webhooks = runs('webhooks')
       ? await benchWebhooks({
-          adminUrl: db.url,
+          adminUrl: url,
           dataDir: path.join(dir, 'webhooks'),
           events: WEBHOOK_EVENTS,
           latencySeconds: WEBHOOK_LATENCY_SECONDS,

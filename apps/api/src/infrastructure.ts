@@ -69,7 +69,8 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
         onEvent: (event) => onEmbeddedEvent(event, pgLog, () => database),
       });
       started.push(embedded);
-      databaseUrl = embedded.url;
+      // Over its Unix socket when it has one; a DATABASE_URL is used as it is (TCP when it names a host).
+      databaseUrl = embedded.socketUrl ?? embedded.url;
     }
 
     const pool = new Pool({

@@ -41,16 +41,19 @@ const UNAVAILABLE_MESSAGE =
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   if (error instanceof DatabaseUnavailable) return true;
-  const { code, message, driverError, cause, errors } = error as {
+  const { code, message, driverError, cause, errors, address } = error as {
     code?: unknown;
     message?: unknown;
     driverError?: unknown;
     cause?: unknown;
     errors?: unknown;
+    address?: unknown;
   };
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE_CODES.has(code))) {
     return true;
   }
+  // A server's Unix socket is gone while it is down (a clean stop removes it).
+  if (code === 'ENOENT' && typeof address === 'string' && address.includes('.s.PGSQL.')) return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
   if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
   return isDatabaseUnavailable(driverError, depth + 1) || isDatabaseUnavailable(cause, depth + 1);
