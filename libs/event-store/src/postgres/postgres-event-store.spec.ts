@@ -326,6 +326,33 @@ describe('PostgresEventStore', () => {
   });
 
   describe('subscriptions', () => {
+    it('NOTIFYs the appended types in the append transaction: with its commit, never for a refused append', async () => {
+      const store = await freshStore('notified');
+      const listen = new Client({ connectionString: url });
+      await listen.connect();
+      const heard: string[] = [];
+      listen.on('notification', (message) => heard.push(message.payload ?? ''));
+      try {
+        await listen.query('listen notified_appended');
+        await store.appendToStream(
+          'n-1',
+          ['Opened', 'Noted', 'Opened'].map((type) => ({ type, data: {} })),
+          { expectedRevision: 'no_stream', metadata },
+        );
+        await expect(
+          store.appendToStream('n-1', [{ type: 'Refused', data: {} }], {
+            expectedRevision: 'no_stream',
+            metadata,
+          }),
+        ).rejects.toBeInstanceOf(WrongExpectedRevision);
+        await waitUntil(() => heard.length > 0, 'the notification');
+        await sleep(100); // a second one would arrive now
+        expect(heard).toEqual(['Noted,Opened']);
+      } finally {
+        await listen.end();
+      }
+    });
+
     it('finds events whose notification was lost, by polling', async () => {
       const store = await freshStore('lost_notify', 50);
       const seen: string[] = [];
@@ -334,12 +361,21 @@ describe('PostgresEventStore', () => {
       });
       try {
         await sleep(100); // caught up and listening
-        // An append through the store's own SQL function, without the store's NOTIFY afterwards.
-        await pool.query(`select * from lost_notify.append($1, 'any', null, $2, $3, now())`, [
-          'quiet-1',
-          JSON.stringify([{ id: randomUUID(), type: 'Quiet', data: {} }]),
-          JSON.stringify(metadata),
-        ]);
+        // An event written the way append() writes it (positions reserved first), minus its NOTIFY.
+        const client = await pool.connect();
+        try {
+          await client.query('begin');
+          await client.query(
+            `insert into lost_notify.events
+               (global_position, stream_name, revision, event_id, type, data, metadata, recorded_at, transaction_id)
+             select r.first_position, 'quiet-1', 0, $1, 'Quiet', '{}', $2, now(), r.transaction_id
+               from lost_notify.reserve_positions(1) as r`,
+            [randomUUID(), JSON.stringify(metadata)],
+          );
+          await client.query('commit');
+        } finally {
+          client.release();
+        }
         await waitUntil(() => seen.length === 1, 'the polled event', 2_000);
         expect(seen).toEqual(['Quiet']);
       } finally {

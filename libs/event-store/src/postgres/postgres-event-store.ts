@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Client, type Pool } from 'pg';
+import type { Pool } from 'pg';
+import { ListenConnection, type Listening } from '../../../platform/src/database/listen-connection';
 import type { Clock } from '../../../platform/src/clock/clock';
 import { migrateWithLock } from '../../../platform/src/database/migrate-with-lock';
 import { InvalidAppend, WrongExpectedRevision } from '../errors';
@@ -22,7 +23,8 @@ import { UUID } from '../../../platform/src/validation/uuid';
 
 /**
  * The event store on PostgreSQL: one append-only table, `unique (stream_name, revision)` as the
- * optimistic concurrency check, LISTEN/NOTIFY plus polling for live subscriptions.
+ * optimistic concurrency check, a NOTIFY in each append's transaction, and LISTEN plus polling
+ * for live subscriptions.
  *
  * Global order without gaps (docs/adr/0001-gap-free-global-order.md): positions come from a
  * sequence, so a transaction can commit after another one that drew a higher position. Each
@@ -43,8 +45,6 @@ const DEFAULT_SCHEMA = 'event_store';
 const DEFAULT_POLL_INTERVAL_MS = 500;
 const DEFAULT_READ_ALL_LIMIT = 1000;
 const SUBSCRIPTION_PAGE = 1000;
-// Under load, how long appends may wait to share one NOTIFY (a latency bound for live subscribers).
-const ANNOUNCE_GAP_MS = 5;
 
 // Advisory lock keys in the two-int key space: 'EVST', then what the lock guards.
 const LOCK_CLASS = 0x45565354;
@@ -122,7 +122,8 @@ function migrationSql(s: string): string {
     $fn$;
 
     -- One append in one statement (and so one round trip and one transaction): check the
-    -- expected revision, reserve positions, insert. A failed expectation writes nothing and
+    -- expected revision, reserve positions, insert, and NOTIFY the appended event types (sent when
+    -- the transaction commits, and only if it does). A failed expectation writes nothing and
     -- answers appended = false with the stream's revision; a racing append that took the same
     -- revision meanwhile surfaces as a unique violation on ${REVISION_KEY}.
     create or replace function ${s}.append(
@@ -157,7 +158,18 @@ function migrationSql(s: string): string {
         from jsonb_array_elements(new_events) with ordinality as e(event, ord);
       current_revision := current_revision + n;
       last_position := reserved.first_position + n - 1;
+      perform pg_notify('${s}_appended', ${s}.announced_types(new_events));
     end
+    $fn$;
+
+    -- The NOTIFY payload: the appended event types, comma-separated, so that a subscriber handling
+    -- none of them can stay asleep. Empty (wake everyone) when the list would not fit PostgreSQL's
+    -- 8000-byte payload or a type is not a plain name (a comma would split it).
+    create or replace function ${s}.announced_types(new_events jsonb) returns text
+    language sql immutable as $fn$
+      select case when length(list) <= 7000 and list ~ '^[A-Za-z0-9_.:,-]+$' then list else '' end
+        from (select string_agg(distinct e.event->>'type', ',') as list
+                from jsonb_array_elements(new_events) as e(event)) as types
     $fn$;
 
     create or replace function ${s}.refuse_change() returns trigger
@@ -215,12 +227,7 @@ export class PostgresEventStore extends EventStore {
   private readonly channel: string;
   private readonly pollIntervalMs: number;
   private readonly subscriptions = new Set<LiveSubscription>();
-  private listener: Client | null = null;
-  private listening: Promise<void> | null = null;
-  private announcing: Promise<void> | null = null;
-  private announceWanted = false;
-  /** Event types appended since the last NOTIFY; null: too many to list (everyone wakes). */
-  private announceTypes: Set<string> | null = new Set();
+  private listening: Listening | null = null;
   private closed = false;
 
   constructor(
@@ -270,9 +277,7 @@ export class PostgresEventStore extends EventStore {
     // another append succeeded, so this cannot spin without the store making progress.
     for (;;) {
       try {
-        const result = await this.tryAppend(stream, payload, metadata, options.expectedRevision);
-        this.announce(events.map((e) => e.type));
-        return result;
+        return await this.tryAppend(stream, payload, metadata, options.expectedRevision);
       } catch (error) {
         const { code, constraint } = pgError(error);
         if (code === '23505' && constraint === REVISION_KEY) {
@@ -314,52 +319,6 @@ export class PostgresEventStore extends EventStore {
     const { appended, current_revision, last_position } = rows[0];
     if (!appended) throw new WrongExpectedRevision(stream, expected, BigInt(current_revision));
     return { nextRevision: BigInt(current_revision), position: BigInt(last_position) };
-  }
-
-  /**
-   * Wakes live subscribers after a commit, in a transaction of its own. A NOTIFY inside the append
-   * would hold PostgreSQL's global notify lock across the commit's WAL flush and so serialise all
-   * appends. Here one NOTIFY per store is in flight at a time; appends that commit meanwhile share
-   * the next one, sent after a short gap so that a busy store spends its time appending rather than
-   * notifying. A lost notification only costs subscribers a poll interval, which is also why the
-   * NOTIFY skips the WAL flush.
-   */
-  private announce(types: readonly string[]): void {
-    this.announceWanted = true;
-    if (this.announceTypes) for (const type of types) this.announceTypes.add(type);
-    this.announcing ??= this.announceLoop();
-  }
-
-  /**
-   * The NOTIFY payload: the event types appended since the last one, comma-separated, so a
-   * subscriber that handles none of them can stay asleep. Empty (wake everyone) when the list
-   * would not fit PostgreSQL's 8000-byte payload or a type is not a plain name (the payload is
-   * written into the statement as a literal, so only letters, digits and `_.:-` get through).
-   */
-  private takeAnnouncedTypes(): string {
-    const types = this.announceTypes;
-    this.announceTypes = new Set();
-    if (!types) return '';
-    const list = [...types];
-    const payload = list.join(',');
-    return payload.length > 7000 || list.some((t) => !/^[A-Za-z0-9_.:-]+$/.test(t)) ? '' : payload;
-  }
-
-  private async announceLoop(): Promise<void> {
-    try {
-      while (this.announceWanted) {
-        this.announceWanted = false;
-        const payload = this.takeAnnouncedTypes();
-        await this.pool
-          .query(
-            `begin; set local synchronous_commit to off; select pg_notify('${this.channel}', '${payload}'); commit`,
-          )
-          .catch(() => undefined);
-        if (this.announceWanted) await new Promise((resolve) => setTimeout(resolve, ANNOUNCE_GAP_MS));
-      }
-    } finally {
-      this.announcing = null;
-    }
   }
 
   private async revisionOf(stream: string): Promise<bigint> {
@@ -411,49 +370,41 @@ export class PostgresEventStore extends EventStore {
       pageSize: SUBSCRIPTION_PAGE,
       pollIntervalMs: this.pollIntervalMs,
       beforeWait: () => this.ensureListening(),
-      onEnd: (s) => this.subscriptions.delete(s),
+      onEnd: (s) => {
+        this.subscriptions.delete(s);
+        // The last one gone: leave the LISTEN connection (its last subscriber closes it).
+        if (this.subscriptions.size === 0) void this.stopListening();
+      },
     });
     this.subscriptions.add(subscription);
     subscription.start(options.fromPosition, handler);
     return subscription;
   }
 
-  /** Stops every subscription and the LISTEN connection; the pool belongs to the caller. */
+  /** Stops every subscription and leaves the LISTEN connection; the pool belongs to the caller. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    await this.listening;
-    this.dropListener(this.listener);
-    await this.announcing;
+    await this.stopListening();
+  }
+
+  private async stopListening(): Promise<void> {
+    const listening = this.listening;
+    this.listening = null;
+    await listening?.close();
   }
 
   /**
-   * One LISTEN connection per store, opened with the pool's settings but outside the pool so it
-   * never takes a query slot. If it breaks, subscribers keep polling and the next wait reopens it.
+   * Live subscriptions wake on the process's LISTEN connection ({@link ListenConnection}), opened
+   * with the pool's connection string; without one they poll. If the connection breaks,
+   * subscribers keep polling and the next wait reopens it.
    */
   private ensureListening(): void {
-    if (this.closed || this.listening) return;
-    const client = new Client(this.pool.options);
-    client.on('notification', () => this.wakeAll());
-    client.on('error', () => this.dropListener(client));
-    client.on('end', () => this.dropListener(client));
-    this.listener = client;
-    this.listening = (async () => {
-      await client.connect();
-      await client.query(`listen ${this.channel}`);
-      if (this.closed) return this.dropListener(client);
-      // Whatever committed before LISTEN took effect notified nobody.
-      this.wakeAll();
-    })().catch(() => this.dropListener(client));
-  }
-
-  private dropListener(client: Client | null): void {
-    if (!client || client !== this.listener) return;
-    this.listener = null;
-    this.listening = null;
-    client.removeAllListeners('end');
-    client.on('error', () => undefined);
-    client.end().catch(() => undefined);
+    if (this.closed) return;
+    const url = this.pool.options.connectionString;
+    if (!url) return;
+    this.listening ??= ListenConnection.subscribe(url, this.channel, { notify: () => this.wakeAll() });
+    this.listening.ensure();
   }
 
   private wakeAll(): void {
