@@ -305,9 +305,10 @@ export class PostgresEventStore extends EventStore {
       appended: boolean;
       current_revision: string;
       last_position: string;
-    }>(
-      `select appended, current_revision, last_position from ${this.schema}.append($1, $2, $3, $4, $5, $6)`,
-      [
+    }>({
+      name: `${this.schema}.append`,
+      text: `select appended, current_revision, last_position from ${this.schema}.append($1, $2, $3, $4, $5, $6)`,
+      values: [
         stream,
         typeof expected === 'bigint' ? 'revision' : expected,
         typeof expected === 'bigint' ? String(expected) : null,
@@ -315,7 +316,7 @@ export class PostgresEventStore extends EventStore {
         metadata,
         this.clock.now().toISOString(),
       ],
-    );
+    });
     const { appended, current_revision, last_position } = rows[0];
     if (!appended) throw new WrongExpectedRevision(stream, expected, BigInt(current_revision));
     return { nextRevision: BigInt(current_revision), position: BigInt(last_position) };
@@ -333,24 +334,26 @@ export class PostgresEventStore extends EventStore {
     checkLimit(options.limit);
     // No visibility cut here: a stream is ordered by revision, which the unique key keeps gap-free,
     // and the command path must see the latest committed revision.
-    const { rows } = await this.pool.query<EventRow>(
-      `select ${COLUMNS} from ${this.schema}.events
+    const { rows } = await this.pool.query<EventRow>({
+      name: `${this.schema}.read_stream`,
+      text: `select ${COLUMNS} from ${this.schema}.events
         where stream_name = $1 and revision >= $2
         order by revision limit $3`,
-      [stream, String(options.fromRevision ?? 0n), options.limit ?? null],
-    );
+      values: [stream, String(options.fromRevision ?? 0n), options.limit ?? null],
+    });
     return rows.map(toRecorded);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     checkLimit(options.limit);
-    const { rows } = await this.pool.query<EventRow>(
-      `select ${COLUMNS} from ${this.schema}.events
+    const { rows } = await this.pool.query<EventRow>({
+      name: `${this.schema}.read_all`,
+      text: `select ${COLUMNS} from ${this.schema}.events
         where global_position >= $1
           and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
         order by global_position limit $2`,
-      [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT],
-    );
+      values: [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT],
+    });
     return rows.map(toRecorded);
   }
 

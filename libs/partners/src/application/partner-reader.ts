@@ -65,14 +65,15 @@ export class SqlCredentialDirectory extends CredentialDirectory {
       ip_allowlist: string[];
       rate_limit_tier: string;
       api_version: string | null;
-    }>(
-      `select k.key_id, k.prefix, k.partner_id, k.key_hash, k.scopes,
+    }>({
+      name: 'partners.credential_by_prefix',
+      text: `select k.key_id, k.prefix, k.partner_id, k.key_hash, k.scopes,
               a.enabled_features, a.ip_allowlist, a.rate_limit_tier,
               a.snapshot #>> '{configuration,apiVersion}' as api_version
          from api_keys k join partner_access a on a.partner_id = k.partner_id
         where k.prefix = $1`,
-      [prefix],
-    );
+      values: [prefix],
+    });
     const row = rows[0];
     if (!row) return null;
     return {

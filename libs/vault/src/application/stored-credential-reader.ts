@@ -63,10 +63,11 @@ export class StoredCredentialReader {
 
   async findByVaultToken(partnerId: string, vaultToken: string): Promise<StoredCredential | null> {
     if (!isVaultTokenFormat(vaultToken)) return null;
-    const { rows } = await this.pool.query<{ id: string }>(
-      'select id from stored_credential_list where vault_token = $1 and partner_id = $2',
-      [vaultToken, partnerId],
-    );
+    const { rows } = await this.pool.query<{ id: string }>({
+      name: 'vault.credential_by_token',
+      text: 'select id from stored_credential_list where vault_token = $1 and partner_id = $2',
+      values: [vaultToken, partnerId],
+    });
     if (!rows[0]) return null;
     const credential = await this.find(rows[0].id);
     return credential && credential.partnerId === partnerId ? credential : null;
