@@ -99,7 +99,10 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     await sandboxClock?.load();
 
     await IdempotencyStore.migrate(pool);
-    const idempotency = new IdempotencyStore(pool, clock);
+    // The PostgreSQL event store writes requests' records in its appends' transactions.
+    const idempotency = new IdempotencyStore(pool, clock, {
+      joinsAppends: eventStore instanceof PostgresEventStore,
+    });
     // Records past the 24-hour window are already treated as absent; this only keeps the table small.
     const purge = setInterval(() => {
       idempotency.purgeExpired().catch((err: unknown) => logger.warn({ err }, 'idempotency purge failed'));

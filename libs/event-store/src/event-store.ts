@@ -1,4 +1,5 @@
 import type { EventMetadata } from '../../platform/src/events/event-metadata';
+import type { RecordWrites } from '../../platform/src/idempotency/idempotency-store';
 
 export type { EventMetadata };
 
@@ -38,6 +39,13 @@ export interface RecordedEvent<T = unknown> {
 export interface AppendOptions {
   expectedRevision: ExpectedRevision;
   metadata: EventMetadata;
+  /**
+   * The idempotency record writes of the request this append belongs to, committed with its
+   * events or not at all (docs/adr/0007-write-path.md). Only a store that can write them in the
+   * append's transaction gets them (the PostgreSQL one; the idempotency store knows which). An
+   * append whose record insert finds the key taken throws `IdempotencyRecordTaken`.
+   */
+  record?: RecordWrites;
 }
 
 export interface AppendResult {

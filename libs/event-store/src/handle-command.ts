@@ -1,3 +1,4 @@
+import { RequestRecord } from '../../platform/src/idempotency/request-record';
 import { ConcurrencyConflict } from '../../platform/src/problem';
 import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from './event-store';
 import { NO_STREAM } from './event-store';
@@ -43,6 +44,11 @@ export interface HandleCommandOptions<S = unknown> {
    * gets no history on that first attempt.
    */
   known?: { state: S; revision: bigint };
+  /**
+   * Nothing of the request comes after this write: the request's answer, built by its route from
+   * the state this write leaves, may commit with these events (docs/adr/0007-write-path.md).
+   */
+  final?: boolean;
 }
 
 /** The events an earlier run of the same command (`metadata.causation_id`) already appended. */
@@ -94,19 +100,25 @@ export async function handleCommand<S, E extends DomainEvent>(
     }
     const newEvents = decide(state, history);
     if (newEvents.length === 0) return { state, events: [], revision, position: null, alreadyApplied: false };
+    const after = newEvents.reduce(evolver.evolve, state);
+    // The request's idempotency record goes with its first append, and its answer with its last.
+    const record = await RequestRecord.current()?.claim(options.final ? { state: after } : undefined);
     try {
       const appended = await store.appendToStream(stream, newEvents as NewEvent[], {
         expectedRevision: revision === NO_STREAM ? 'no_stream' : revision,
         metadata,
+        ...(record && { record: record.writes }),
       });
+      record?.settle(true);
       return {
-        state: newEvents.reduce(evolver.evolve, state),
+        state: after,
         events: newEvents,
         revision: appended.nextRevision,
         position: appended.position,
         alreadyApplied: false,
       };
     } catch (error) {
+      record?.settle(false);
       if (!(error instanceof WrongExpectedRevision)) throw error;
       if (attempt >= maxAttempts) throw new ConcurrencyConflict(stream);
     }

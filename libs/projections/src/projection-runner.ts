@@ -215,6 +215,14 @@ export class ProjectionRunner {
   }
 
   /**
+   * `waitFor` the store's head as it is now: for a reader of a read model that must see every
+   * write answered before it started (lists are eventually consistent; docs/api.md).
+   */
+  async waitForHead(names: string[] = this.names, timeoutMs = 5000): Promise<boolean> {
+    return this.waitFor(await this.options.store.headPosition(), names, timeoutMs);
+  }
+
+  /**
    * Per projector, from the checkpoint table merged with this runner's own state. A runner that
    * was never started (the ops CLI beside a running service) reports what the database shows of
    * the others: the service's checkpoints and failures, whether a started runner holds its

@@ -3,7 +3,9 @@ import type { Pool } from 'pg';
 import { ListenConnection, type Listening } from '../../../platform/src/database/listen-connection';
 import type { Clock } from '../../../platform/src/clock/clock';
 import { migrateWithLock } from '../../../platform/src/database/migrate-with-lock';
+import { IdempotencyRecordTaken } from '../../../platform/src/idempotency/request-record';
 import { InvalidAppend, WrongExpectedRevision } from '../errors';
+import { AppendBatcher, type ItemOutcome } from './append-batcher';
 import {
   EventStore,
   NO_STREAM,
@@ -11,7 +13,6 @@ import {
   type AppendResult,
   type EventHandler,
   type EventMetadata,
-  type ExpectedRevision,
   type NewEvent,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -39,7 +40,15 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
   /** The schema that holds the table and its functions; default `event_store`. */
   schema?: string;
+  /**
+   * Concurrent appends share one statement and one commit (docs/adr/0007-write-path.md); false:
+   * each append is a transaction of its own. Default false.
+   */
+  groupCommit?: boolean;
 }
+
+/** The most appends one group commit carries. */
+const MAX_BATCH_ITEMS = 256;
 
 const DEFAULT_SCHEMA = 'event_store';
 const DEFAULT_POLL_INTERVAL_MS = 500;
@@ -50,6 +59,8 @@ const SUBSCRIPTION_PAGE = 1000;
 const LOCK_CLASS = 0x45565354;
 const MIGRATE_LOCK = 1;
 const RESERVE_LOCK = 2;
+// One transaction advisory lock per stream being appended to ('EVSS', hashtext(stream)).
+const STREAM_LOCK_CLASS = 0x45565353;
 
 const REVISION_KEY = 'events_stream_revision_key';
 const EVENT_ID_KEY = 'events_event_id_key';
@@ -121,55 +132,153 @@ function migrationSql(s: string): string {
     end
     $fn$;
 
-    -- One append in one statement (and so one round trip and one transaction): check the
-    -- expected revision, reserve positions, insert, and NOTIFY the appended event types (sent when
-    -- the transaction commits, and only if it does). A failed expectation writes nothing and
-    -- answers appended = false with the stream's revision; a racing append that took the same
-    -- revision meanwhile surfaces as a unique violation on ${REVISION_KEY}.
-    create or replace function ${s}.append(
-      stream text, expected text, expected_revision bigint, new_events jsonb, metadata jsonb,
-      recorded_at timestamptz,
-      out appended boolean, out current_revision bigint, out last_position bigint)
+    drop function if exists ${s}.append(text, text, bigint, jsonb, jsonb, timestamptz);
+
+    -- Appends in one statement, one transaction and one commit (group commit): each item of the
+    -- JSON array is { stream, expected ('any' | 'no_stream' | 'stream_exists' | 'revision'),
+    -- revision, events: [{ id, type, data }], metadata, recordedAt, record }. Each item is
+    -- appended whole or refused whole, with an answer of its own:
+    --   appended     its events are written (and its record writes, if any);
+    --   revision     its expected revision does not hold (item_revision: the stream's);
+    --   idempotency  its record insert finds the key taken (a twin of the request wrote it first).
+    -- Refusals write nothing and do not touch the other items. Items of one stream apply in order,
+    -- each seeing the ones before it. Streams are locked (transaction advisory locks, in one order
+    -- so batches never deadlock) until the commit, so a revision cannot move between its check
+    -- and its insert. Positions are reserved once for the whole batch, before its first write
+    -- (ADR 0001), and the appended event types are NOTIFYd with the commit.
+    --
+    -- record (the request's idempotency record, docs/adr/0007-write-path.md): { scope, keyHash,
+    -- commandId, begin: null | { fingerprint, createdAt, leaseSeconds, leaseToken }, answer: null
+    -- | { status, headers, body (base64), completedAt } }. A begin inserts the record (completed at
+    -- once when the answer comes too); an answer alone completes the record of that command.
+    create or replace function ${s}.append_batch(items jsonb)
+    returns table (item_index integer, item_outcome text, item_revision bigint, item_last_position bigint)
     language plpgsql as $fn$
     declare
-      n integer := jsonb_array_length(new_events);
+      item jsonb;
+      rec jsonb;
+      count_items integer := jsonb_array_length(items);
+      outcomes text[] := array_fill(null::text, array[count_items]);
+      revisions bigint[] := array_fill(null::bigint, array[count_items]);
+      heads jsonb := '{}';
+      claimed text[] := '{}';
+      announced text[] := '{}';
+      total integer := 0;
+      n integer;
+      cur bigint;
+      ok boolean;
+      lock_key integer;
+      next_position bigint;
       reserved record;
     begin
-      select coalesce(max(e.revision), -1) into current_revision
-        from ${s}.events e where e.stream_name = append.stream;
-      appended := case expected
-        when 'any' then true
-        when 'no_stream' then current_revision = -1
-        when 'stream_exists' then current_revision >= 0
-        when 'revision' then current_revision = expected_revision
-      end;
-      if appended is null then
-        raise exception 'unknown expectation % %', expected, expected_revision;
+      for lock_key in
+        select distinct hashtext(x->>'stream') from jsonb_array_elements(items) as x order by 1
+      loop
+        perform pg_advisory_xact_lock(${STREAM_LOCK_CLASS}, lock_key);
+      end loop;
+
+      -- Checks first (no writes before the reservation).
+      for i in 1 .. count_items loop
+        item := items->(i - 1);
+        n := jsonb_array_length(item->'events');
+        if heads ? (item->>'stream') then
+          cur := (heads->>(item->>'stream'))::bigint;
+        else
+          select coalesce(max(e.revision), -1) into cur from ${s}.events e where e.stream_name = item->>'stream';
+        end if;
+        ok := case item->>'expected'
+          when 'any' then true
+          when 'no_stream' then cur = -1
+          when 'stream_exists' then cur >= 0
+          when 'revision' then cur = (item->>'revision')::bigint
+        end;
+        if ok is null then
+          raise exception 'unknown expectation % %', item->>'expected', item->>'revision';
+        end if;
+        outcomes[i] := case when ok then 'appended' else 'revision' end;
+        rec := item->'record';
+        if ok and jsonb_typeof(rec->'begin') = 'object' then
+          if (rec->>'scope') || ' ' || (rec->>'keyHash') = any(claimed) or exists (
+               select 1 from platform.idempotency_records r
+                where r.scope = rec->>'scope' and r.key_hash = rec->>'keyHash') then
+            ok := false;
+            outcomes[i] := 'idempotency';
+          else
+            claimed := claimed || ((rec->>'scope') || ' ' || (rec->>'keyHash'));
+          end if;
+        end if;
+        revisions[i] := cur;
+        if ok then
+          heads := heads || jsonb_build_object(item->>'stream', cur + n);
+          total := total + n;
+        end if;
+      end loop;
+
+      if total > 0 then
+        select * into reserved from ${s}.reserve_positions(total);
+        next_position := reserved.first_position;
       end if;
-      if not appended then
-        return;
+
+      for i in 1 .. count_items loop
+        item_index := i;
+        item_outcome := outcomes[i];
+        item_revision := revisions[i];
+        item_last_position := null;
+        if outcomes[i] = 'appended' then
+          item := items->(i - 1);
+          rec := item->'record';
+          n := jsonb_array_length(item->'events');
+          if jsonb_typeof(rec->'begin') = 'object' then
+            insert into platform.idempotency_records
+              (scope, key_hash, command_id, fingerprint, state, created_at, lease_until, lease_token,
+               response_status, response_headers, response_body, completed_at)
+            values (rec->>'scope', rec->>'keyHash', (rec->>'commandId')::uuid, rec->'begin'->>'fingerprint',
+              case when jsonb_typeof(rec->'answer') = 'object' then 'completed' else 'in_progress' end,
+              (rec->'begin'->>'createdAt')::timestamptz,
+              case when jsonb_typeof(rec->'answer') = 'object' then '-infinity'::timestamptz
+                   else clock_timestamp() + make_interval(secs => (rec->'begin'->>'leaseSeconds')::float8) end,
+              (rec->'begin'->>'leaseToken')::uuid,
+              (rec->'answer'->>'status')::integer, rec->'answer'->'headers',
+              decode(rec->'answer'->>'body', 'base64'), (rec->'answer'->>'completedAt')::timestamptz);
+          elsif jsonb_typeof(rec->'answer') = 'object' then
+            update platform.idempotency_records
+               set state = 'completed', response_status = (rec->'answer'->>'status')::integer,
+                   response_headers = rec->'answer'->'headers',
+                   response_body = decode(rec->'answer'->>'body', 'base64'),
+                   completed_at = (rec->'answer'->>'completedAt')::timestamptz
+             where scope = rec->>'scope' and key_hash = rec->>'keyHash'
+               and command_id = (rec->>'commandId')::uuid;
+          end if;
+          if n > 0 then
+            insert into ${s}.events
+              (global_position, stream_name, revision, event_id, type, data, metadata, recorded_at, transaction_id)
+            select next_position + e.ord - 1, item->>'stream', revisions[i] + e.ord, (e.event->>'id')::uuid,
+                   e.event->>'type', e.event->'data', item->'metadata', (item->>'recordedAt')::timestamptz,
+                   reserved.transaction_id
+              from jsonb_array_elements(item->'events') with ordinality as e(event, ord);
+            announced := announced || array(select x->>'type' from jsonb_array_elements(item->'events') as x);
+            next_position := next_position + n;
+            item_revision := revisions[i] + n;
+            item_last_position := next_position - 1;
+          end if;
+        end if;
+        return next;
+      end loop;
+
+      if total > 0 then
+        perform pg_notify('${s}_appended', ${s}.announced_types(announced));
       end if;
-      select * into reserved from ${s}.reserve_positions(n);
-      insert into ${s}.events
-        (global_position, stream_name, revision, event_id, type, data, metadata, recorded_at, transaction_id)
-      select reserved.first_position + e.ord - 1, append.stream, current_revision + e.ord,
-             (e.event->>'id')::uuid, e.event->>'type', e.event->'data', append.metadata,
-             append.recorded_at, reserved.transaction_id
-        from jsonb_array_elements(new_events) with ordinality as e(event, ord);
-      current_revision := current_revision + n;
-      last_position := reserved.first_position + n - 1;
-      perform pg_notify('${s}_appended', ${s}.announced_types(new_events));
     end
     $fn$;
 
     -- The NOTIFY payload: the appended event types, comma-separated, so that a subscriber handling
     -- none of them can stay asleep. Empty (wake everyone) when the list would not fit PostgreSQL's
     -- 8000-byte payload or a type is not a plain name (a comma would split it).
-    create or replace function ${s}.announced_types(new_events jsonb) returns text
+    drop function if exists ${s}.announced_types(jsonb);
+    create or replace function ${s}.announced_types(types text[]) returns text
     language sql immutable as $fn$
       select case when length(list) <= 7000 and list ~ '^[A-Za-z0-9_.:,-]+$' then list else '' end
-        from (select string_agg(distinct e.event->>'type', ',') as list
-                from jsonb_array_elements(new_events) as e(event)) as types
+        from (select string_agg(distinct type, ',') as list from unnest(types) as type) as distinct_types
     $fn$;
 
     create or replace function ${s}.refuse_change() returns trigger
@@ -228,6 +337,7 @@ export class PostgresEventStore extends EventStore {
   private readonly pollIntervalMs: number;
   private readonly subscriptions = new Set<LiveSubscription>();
   private listening: Listening | null = null;
+  private readonly batcher: AppendBatcher;
   private closed = false;
 
   constructor(
@@ -239,6 +349,11 @@ export class PostgresEventStore extends EventStore {
     this.schema = schemaOf(options);
     this.channel = `${this.schema}_appended`;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    const group = options.groupCommit ?? false;
+    this.batcher = new AppendBatcher((items) => this.writeBatch(items), {
+      maxInFlight: group ? 1 : Number.POSITIVE_INFINITY,
+      maxItems: group ? MAX_BATCH_ITEMS : 1,
+    });
   }
 
   /**
@@ -271,17 +386,26 @@ export class PostgresEventStore extends EventStore {
       `events for ${stream}`,
     );
     const metadata = toJson(options.metadata, 'metadata');
+    const expected = options.expectedRevision;
+    const item = {
+      json:
+        `{"stream":${JSON.stringify(stream)},"expected":"${typeof expected === 'bigint' ? 'revision' : expected}",` +
+        `"revision":${typeof expected === 'bigint' ? `"${expected}"` : 'null'},"events":${payload},` +
+        `"metadata":${metadata},"recordedAt":"${this.clock.now().toISOString()}",` +
+        `"record":${options.record ? JSON.stringify(options.record) : 'null'}}`,
+    };
 
     // With 'any' and 'stream_exists' a concurrent append only moved the end of the stream, which
     // the caller's expectation still allows: take the new end and try again. Each retry means
-    // another append succeeded, so this cannot spin without the store making progress.
+    // another append succeeded, so this cannot spin without the store making progress. (Appends
+    // lock their streams, so this only happens beside a writer that does not.)
     for (;;) {
+      let outcome: ItemOutcome;
       try {
-        return await this.tryAppend(stream, payload, metadata, options.expectedRevision);
+        outcome = await this.batcher.submit(item);
       } catch (error) {
         const { code, constraint } = pgError(error);
         if (code === '23505' && constraint === REVISION_KEY) {
-          const expected = options.expectedRevision;
           if (expected === 'any' || expected === 'stream_exists') continue;
           throw new WrongExpectedRevision(stream, expected, await this.revisionOf(stream));
         }
@@ -292,34 +416,28 @@ export class PostgresEventStore extends EventStore {
         if (code === '22P05') throw new InvalidAppend(`append to ${stream}: ${(error as Error).message}`);
         throw error;
       }
+      if (outcome.outcome === 'revision') throw new WrongExpectedRevision(stream, expected, outcome.revision);
+      if (outcome.outcome === 'idempotency') throw new IdempotencyRecordTaken();
+      return { nextRevision: outcome.revision, position: outcome.lastPosition! };
     }
   }
 
-  private async tryAppend(
-    stream: string,
-    events: string,
-    metadata: string,
-    expected: ExpectedRevision,
-  ): Promise<AppendResult> {
+  /** One statement for a batch of items (see `append_batch`). */
+  private async writeBatch(items: string): Promise<ItemOutcome[]> {
     const { rows } = await this.pool.query<{
-      appended: boolean;
-      current_revision: string;
-      last_position: string;
+      item_outcome: ItemOutcome['outcome'];
+      item_revision: string;
+      item_last_position: string | null;
     }>({
-      name: `${this.schema}.append`,
-      text: `select appended, current_revision, last_position from ${this.schema}.append($1, $2, $3, $4, $5, $6)`,
-      values: [
-        stream,
-        typeof expected === 'bigint' ? 'revision' : expected,
-        typeof expected === 'bigint' ? String(expected) : null,
-        events,
-        metadata,
-        this.clock.now().toISOString(),
-      ],
+      name: `${this.schema}.append_batch`,
+      text: `select item_outcome, item_revision, item_last_position from ${this.schema}.append_batch($1)`,
+      values: [items],
     });
-    const { appended, current_revision, last_position } = rows[0];
-    if (!appended) throw new WrongExpectedRevision(stream, expected, BigInt(current_revision));
-    return { nextRevision: BigInt(current_revision), position: BigInt(last_position) };
+    return rows.map((row) => ({
+      outcome: row.item_outcome,
+      revision: BigInt(row.item_revision),
+      lastPosition: row.item_last_position === null ? null : BigInt(row.item_last_position),
+    }));
   }
 
   private async revisionOf(stream: string): Promise<bigint> {

@@ -76,6 +76,9 @@ export class SettlementRun {
   /** Runs settlement for every merchant, or for one; returns the batches of this run. */
   async run(metadata: EventMetadata, merchantId: string | null): Promise<SettlementBatch[]> {
     const runAt = this.clock.now();
+    // Candidates come from `transaction_list`, which has a write a moment after it answered:
+    // first let it reach everything written before this run.
+    await this.projections.waitForHead(['transaction-list']);
     const opened: SettlementBatch[] = [];
     let position: bigint | null = null;
     try {

@@ -71,7 +71,8 @@ export class Charges {
   async charge(context: RequestedPayment, request: ChargeRequest): Promise<Transaction> {
     const transactionId = idFor(context.commandId, 'transaction', () => context.commandId);
     const existing = context.fresh ? null : await this.transactions.find(transactionId);
-    if (existing) return this.outcomes.finish(context, existing);
+    // The gateway's answer is the charge's last write: the request's answer may commit with it.
+    if (existing) return this.outcomes.finish(context, existing, { final: true });
     assertFeaturesEnabled(context.enabledFeatures, featuresNeeded(request));
 
     const merchant = await this.merchants.getForPartner(request.merchantId, context.partnerId);
@@ -88,27 +89,33 @@ export class Charges {
     ];
     if (levelErrors.length > 0) throw new TransactionRequestInvalid(levelErrors);
 
-    return this.initiate(context, transactionId, {
-      type: request.type,
-      merchant,
-      vaultToken: request.vaultToken,
-      storedCredentialId: credential.id,
-      card: credential.card,
-      bank: credential.bank,
-      useType: request.useType,
-      amountMinor: request.amountMinor,
-      currency: request.currency,
-      customerId,
-      taxMinor: request.taxMinor,
-      secCode: request.secCode,
-      customFields,
-      level2Data:
-        request.level2Data === null ? null : { ...toLevel2Data(request.level2Data as Level2DataInput) },
-      level3Data:
-        request.level3Data === null
-          ? null
-          : { ...toLevel3Data(request.level3Data as Level3DataInput, request.currency) },
-    });
+    return this.initiate(
+      context,
+      transactionId,
+      {
+        type: request.type,
+        merchant,
+        vaultToken: request.vaultToken,
+        storedCredentialId: credential.id,
+        card: credential.card,
+        bank: credential.bank,
+        useType: request.useType,
+        amountMinor: request.amountMinor,
+        currency: request.currency,
+        customerId,
+        taxMinor: request.taxMinor,
+        secCode: request.secCode,
+        customFields,
+        level2Data:
+          request.level2Data === null ? null : { ...toLevel2Data(request.level2Data as Level2DataInput) },
+        level3Data:
+          request.level3Data === null
+            ? null
+            : { ...toLevel3Data(request.level3Data as Level3DataInput, request.currency) },
+      },
+      null,
+      true,
+    );
   }
 
   /**
@@ -129,6 +136,8 @@ export class Charges {
     transactionId: string,
     facts: ChargeFacts,
     cvc: string | null = null,
+    /** Nothing of the request comes after the charge (an API charge; a hosted page completes its session). */
+    final = false,
   ): Promise<Transaction> {
     const cardholderInitiated = facts.useType === 'ONE_TIME_FUTURE';
     const funding = facts.card?.funding ?? null;
@@ -194,6 +203,7 @@ export class Charges {
       cvc,
       revision: initiated.revision,
       partner,
+      final,
     });
   }
 
