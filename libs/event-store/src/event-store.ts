@@ -84,7 +84,39 @@ export interface Subscription {
   readonly done: Promise<void>;
 }
 
+/**
+ * Told of appends: their event types, or null when the store cannot say which (a lost connection:
+ * anything may have changed).
+ */
+export type AppendWatcher = (types: readonly string[] | null) => void;
+
 export abstract class EventStore {
+  private readonly watchers = new Set<AppendWatcher>();
+
+  /**
+   * Calls `watcher` after each append of this process commits, before the append returns, and,
+   * where the store can tell (PostgreSQL's NOTIFY), after other processes' appends: what the
+   * read caches of what every request reads invalidate on (docs/adr/0007-write-path.md). Returns
+   * the function that stops it.
+   */
+  onAppended(watcher: AppendWatcher): () => void {
+    this.watchers.add(watcher);
+    if (this.watchers.size === 1) this.watching(true);
+    return () => {
+      if (this.watchers.delete(watcher) && this.watchers.size === 0) this.watching(false);
+    };
+  }
+
+  /** Adapters that hear other processes' appends start (and stop) listening here. */
+  protected watching(active: boolean): void {
+    void active;
+  }
+
+  /** For the adapters: appends of these types committed (null: unknown ones). */
+  protected appended(types: readonly string[] | null): void {
+    for (const watcher of this.watchers) watcher(types);
+  }
+
   /**
    * Appends the events atomically (all or none) if the stream's revision matches
    * `expectedRevision`; otherwise throws {@link WrongExpectedRevision} and writes nothing.

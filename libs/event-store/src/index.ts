@@ -5,3 +5,4 @@ export * from './aggregate';
 export * from './aggregate-command';
 export { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store';
 export { PostgresEventStore } from './postgres/postgres-event-store';
+export * from './append-invalidated-cache';

@@ -124,6 +124,8 @@ export class ProjectionRunner {
   /** Positions callers of waitFor are waiting for (one entry per pending call). */
   private readonly awaited: bigint[] = [];
   private readonly progress = new EventEmitter();
+  /** Per projector name: told after a batch with events of its types reached its checkpoint. */
+  private readonly passed = new EventEmitter();
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private listener: AppendListener | null = null;
@@ -136,6 +138,7 @@ export class ProjectionRunner {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.batchSize = options.batchSize ?? 1000;
     this.progress.setMaxListeners(0);
+    this.passed.setMaxListeners(0);
     for (const projector of options.projectors) this.register(projector);
   }
 
@@ -212,6 +215,17 @@ export class ProjectionRunner {
       const timer = setTimeout(() => finish(false), timeoutMs);
       this.progress.on('progress', onProgress);
     });
+  }
+
+  /**
+   * Calls `listener` each time events of projector `name`'s types are in its read model, whichever
+   * process applied them (this runner passes them too): for a cache of what the read model holds,
+   * which may then load again and see them. Returns the function that stops it.
+   */
+  onApplied(name: string, listener: () => void): () => void {
+    this.worker(name);
+    this.passed.on(name, listener);
+    return () => void this.passed.off(name, listener);
   }
 
   /**
@@ -516,6 +530,8 @@ export class ProjectionRunner {
       return reached;
     });
     this.advance(worker, position);
+    // Applied here, or found applied by another process: either way the read model has them now.
+    if (relevant) this.passed.emit(name);
     return position;
   }
 

@@ -169,6 +169,8 @@ export class KurrentDbEventStore extends EventStore {
     const position = result.position
       ? fromKurrentPosition(result.position)
       : await this.positionOfRevision(stream, nextRevision);
+    // Other processes' appends are not heard here: read caches rely on their age bound alone.
+    this.appended(validated.map((event) => event.type));
     return { nextRevision, position };
   }
 

@@ -337,6 +337,8 @@ export class PostgresEventStore extends EventStore {
   private readonly pollIntervalMs: number;
   private readonly subscriptions = new Set<LiveSubscription>();
   private listening: Listening | null = null;
+  /** The LISTEN subscription of `onAppended` watchers. */
+  private watch: Listening | null = null;
   private readonly batcher: AppendBatcher;
   private closed = false;
 
@@ -418,6 +420,7 @@ export class PostgresEventStore extends EventStore {
       }
       if (outcome.outcome === 'revision') throw new WrongExpectedRevision(stream, expected, outcome.revision);
       if (outcome.outcome === 'idempotency') throw new IdempotencyRecordTaken();
+      this.appended(events.map((e) => e.type));
       return { nextRevision: outcome.revision, position: outcome.lastPosition! };
     }
   }
@@ -507,6 +510,8 @@ export class PostgresEventStore extends EventStore {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     await this.stopListening();
+    await this.watch?.close();
+    this.watch = null;
   }
 
   private async stopListening(): Promise<void> {
@@ -530,6 +535,28 @@ export class PostgresEventStore extends EventStore {
 
   private wakeAll(): void {
     for (const s of this.subscriptions) s.wake();
+  }
+
+  /**
+   * While someone watches appends, the NOTIFYs of every process reach them (through the process's
+   * LISTEN connection); a lost connection tells them null (anything may have changed) and is
+   * reopened a second later.
+   */
+  protected override watching(active: boolean): void {
+    const url = this.pool.options.connectionString;
+    if (!active || !url || this.closed) {
+      void this.watch?.close();
+      this.watch = null;
+      return;
+    }
+    const watch = ListenConnection.subscribe(url, this.channel, {
+      notify: (payload) => {
+        this.appended(payload ? payload.split(',') : null);
+        if (!payload) setTimeout(() => watch.ensure(), 1000).unref();
+      },
+    });
+    this.watch = watch;
+    watch.ensure();
   }
 }
 

@@ -130,7 +130,8 @@ export class HppSessions {
     const parsed = parseSessionRequest(body);
     assertFeaturesEnabled(caller.enabledFeatures, featuresNeeded(parsed));
     await this.assertMethodAccepted(caller.partnerId, parsed.paymentMethod);
-    const merchant = await this.merchants.getForPartner(parsed.merchantId, caller.partnerId);
+    // Cached reads (at most READ_CACHE_MAX_AGE_MS old; docs/adr/0007-write-path.md).
+    const merchant = await this.merchants.getForPartnerCached(parsed.merchantId, caller.partnerId);
     // The rule a charge applies, so a page is never handed to a payer whose payment would be refused.
     assertMerchantTransactable(merchant, this.config.appEnv);
     if (parsed.customerId !== null) {
@@ -185,7 +186,7 @@ export class HppSessions {
     partnerId: string,
     paymentMethod: HppSessionRequest['paymentMethod'],
   ): Promise<void> {
-    const accepted = (await this.partners.get(partnerId)).configuration.hppSettings.acceptedMethods;
+    const accepted = (await this.partners.getCached(partnerId)).configuration.hppSettings.acceptedMethods;
     // An empty list (never stored: the settings refuse one) would restrict nothing, as on the page.
     if (accepted.length > 0 && !METHODS_OF[paymentMethod].some((method) => accepted.includes(method))) {
       throw new PaymentMethodNotAccepted(paymentMethod, accepted);

@@ -1,6 +1,15 @@
-import { Injectable } from '@nestjs/common';
-import { EventStore, type RecordedEvent } from '../../../event-store/src';
-import { evolve, initialState, type Merchant, type MerchantStreamEvent } from '../domain/merchant';
+import { Inject, Injectable } from '@nestjs/common';
+import { EventStore, appendInvalidatedCache, type RecordedEvent } from '../../../event-store/src';
+import type { RecentCache } from '../../../platform/src/cache/recent-cache';
+import type { AppConfig } from '../../../platform/src/config/config';
+import { APP_CONFIG } from '../../../platform/src/config/config.token';
+import {
+  evolve,
+  initialState,
+  MERCHANT_STREAM_EVENT_TYPES,
+  type Merchant,
+  type MerchantStreamEvent,
+} from '../domain/merchant';
 import { MerchantNotFound } from '../domain/merchant-errors';
 import { merchantStream } from '../domain/merchant-stream';
 
@@ -11,7 +20,17 @@ import { merchantStream } from '../domain/merchant-stream';
  */
 @Injectable()
 export class MerchantReader {
-  constructor(private readonly store: EventStore) {}
+  private readonly recent: RecentCache<Merchant | null>;
+
+  constructor(
+    private readonly store: EventStore,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.recent = appendInvalidatedCache(store, MERCHANT_STREAM_EVENT_TYPES, {
+      maxAgeMs: config.readCacheMaxAgeMs,
+      maxEntries: CACHED_MERCHANTS,
+    });
+  }
 
   async history(merchantId: string): Promise<RecordedEvent[]> {
     return this.store.readStream(merchantStream(merchantId));
@@ -32,9 +51,28 @@ export class MerchantReader {
     return merchant;
   }
 
+  /**
+   * `getForPartner` as of at most `READ_CACHE_MAX_AGE_MS` ago (usually as of now: a change made
+   * here shows at once, one made on another process as soon as its NOTIFY arrives), for the hot
+   * paths that check a merchant on every request (a charge, a hosted page): a suspended merchant
+   * is refused everywhere within that bound. Never for an answer that shows the merchant.
+   */
+  async getForPartnerCached(merchantId: string, partnerId: string): Promise<Merchant> {
+    const merchant = await this.recent.get(
+      merchantId,
+      () => this.find(merchantId),
+      (found) => found !== null,
+    );
+    if (!merchant || merchant.partnerId !== partnerId) throw new MerchantNotFound(merchantId);
+    return merchant;
+  }
+
   async get(merchantId: string): Promise<Merchant> {
     const merchant = await this.find(merchantId);
     if (!merchant) throw new MerchantNotFound(merchantId);
     return merchant;
   }
 }
+
+/** Merchants kept by each process's cache (a few kilobytes each). */
+const CACHED_MERCHANTS = 10_000;

@@ -32,6 +32,11 @@ export interface AppConfig {
   httpRequestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open after a response. */
   httpKeepAliveTimeoutMs: number;
+  /**
+   * The longest a read cache (API key, partner, merchant, stored credential) serves an entry:
+   * the bound on how late a change made on another process is seen. 0 turns the caches off.
+   */
+  readCacheMaxAgeMs: number;
 }
 
 export class ConfigError extends Error {
@@ -187,5 +192,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     httpHeadersTimeoutMs,
     httpRequestTimeoutMs,
     httpKeepAliveTimeoutMs,
+    readCacheMaxAgeMs: integer(env, 'READ_CACHE_MAX_AGE_MS', 1000, 0, 60_000),
   };
 }

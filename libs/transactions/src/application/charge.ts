@@ -75,7 +75,8 @@ export class Charges {
     if (existing) return this.outcomes.finish(context, existing, { final: true });
     assertFeaturesEnabled(context.enabledFeatures, featuresNeeded(request));
 
-    const merchant = await this.merchants.getForPartner(request.merchantId, context.partnerId);
+    // Cached reads (at most READ_CACHE_MAX_AGE_MS old; docs/adr/0007-write-path.md): every charge reads them.
+    const merchant = await this.merchants.getForPartnerCached(request.merchantId, context.partnerId);
     assertMerchantTransactable(merchant, this.config.appEnv);
     const credential = await this.credentialFor(context.partnerId, merchant.id, request);
     assertChargeable(credential, request.useType, this.clock.now());
@@ -142,7 +143,7 @@ export class Charges {
     const cardholderInitiated = facts.useType === 'ONE_TIME_FUTURE';
     const funding = facts.card?.funding ?? null;
     // Read once: pricing needs the partner's features, the gateway's answer its AVS policy.
-    const partner = cardholderInitiated ? await this.partners.get(context.partnerId) : undefined;
+    const partner = cardholderInitiated ? await this.partners.getCached(context.partnerId) : undefined;
     const price = cardholderInitiated
       ? await this.pricing.price(
           facts.merchant,
@@ -212,7 +213,7 @@ export class Charges {
     merchantId: string,
     request: ChargeRequest,
   ): Promise<StoredCredential> {
-    const credential = await this.credentials.findByVaultToken(partnerId, request.vaultToken);
+    const credential = await this.credentials.findByVaultTokenCached(partnerId, request.vaultToken);
     // Another merchant's token reads like an unknown one (tenancy).
     if (!credential || credential.merchantId !== merchantId)
       throw new StoredCredentialNotFound(request.vaultToken);
