@@ -41,10 +41,12 @@ export interface PostgresEventStoreOptions {
   /** The schema that holds the table and its functions; default `event_store`. */
   schema?: string;
   /**
-   * Concurrent appends share one statement and one commit (docs/adr/0007-write-path.md); false:
-   * each append is a transaction of its own. Default false.
+   * Group commit (docs/adr/0007-write-path.md): appends that arrive while a batch is being written
+   * share the next statement and commit, up to `batchesInFlight` batches at a time (default 1).
+   * false: every append is a statement and a transaction of its own. Default true.
    */
   groupCommit?: boolean;
+  batchesInFlight?: number;
 }
 
 /** The most appends one group commit carries. */
@@ -351,9 +353,9 @@ export class PostgresEventStore extends EventStore {
     this.schema = schemaOf(options);
     this.channel = `${this.schema}_appended`;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-    const group = options.groupCommit ?? false;
+    const group = options.groupCommit ?? true;
     this.batcher = new AppendBatcher((items) => this.writeBatch(items), {
-      maxInFlight: group ? 1 : Number.POSITIVE_INFINITY,
+      maxInFlight: group ? (options.batchesInFlight ?? 1) : Number.POSITIVE_INFINITY,
       maxItems: group ? MAX_BATCH_ITEMS : 1,
     });
   }
