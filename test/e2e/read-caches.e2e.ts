@@ -30,7 +30,7 @@ function client(base: string) {
 type Api = ReturnType<typeof client>;
 
 /**
- * The read caches of what every request reads (docs/adr/0007-write-path.md), on real processes
+ * The read caches of what every request reads (docs/adr/0008-write-path.md), on real processes
  * sharing one database: a change made through one process is refused by the others within the
  * caches' bound (READ_CACHE_MAX_AGE_MS, 1 s by default), and, through the event stream's
  * notification, long before it: a process whose caches would keep an entry for a minute refuses

@@ -8,7 +8,7 @@ import { eventually } from '../support/eventually';
 import { activeMerchant, vaultedCredential } from '../support/payments';
 
 /**
- * The write path of `POST /transactions` (docs/adr/0007-write-path.md): a SALE commits twice,
+ * The write path of `POST /transactions` (docs/adr/0008-write-path.md): a SALE commits twice,
  * its idempotency record with `TransactionInitiated` (before the gateway is called) and its
  * stored answer with the gateway's; the answer is the decided state, which the transaction's own
  * read serves at once, under load too, while the list catches up a moment later.

@@ -41,7 +41,7 @@ export interface AppendOptions {
   metadata: EventMetadata;
   /**
    * The idempotency record writes of the request this append belongs to, committed with its
-   * events or not at all (docs/adr/0007-write-path.md). Only a store that can write them in the
+   * events or not at all (docs/adr/0008-write-path.md). Only a store that can write them in the
    * append's transaction gets them (the PostgreSQL one; the idempotency store knows which). An
    * append whose record insert finds the key taken throws `IdempotencyRecordTaken`.
    */
@@ -96,7 +96,7 @@ export abstract class EventStore {
   /**
    * Calls `watcher` after each append of this process commits, before the append returns, and,
    * where the store can tell (PostgreSQL's NOTIFY), after other processes' appends: what the
-   * read caches of what every request reads invalidate on (docs/adr/0007-write-path.md). Returns
+   * read caches of what every request reads invalidate on (docs/adr/0008-write-path.md). Returns
    * the function that stops it.
    */
   onAppended(watcher: AppendWatcher): () => void {

@@ -46,7 +46,7 @@ export interface HandleCommandOptions<S = unknown> {
   known?: { state: S; revision: bigint };
   /**
    * Nothing of the request comes after this write: the request's answer, built by its route from
-   * the state this write leaves, may commit with these events (docs/adr/0007-write-path.md).
+   * the state this write leaves, may commit with these events (docs/adr/0008-write-path.md).
    */
   final?: boolean;
 }

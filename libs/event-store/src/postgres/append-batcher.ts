@@ -31,7 +31,7 @@ export interface AppendBatcherOptions {
 const ITEM_ERROR = /^(22|23)/;
 
 /**
- * Group commit for appends (docs/adr/0007-write-path.md): concurrent appends are written by one
+ * Group commit for appends (docs/adr/0008-write-path.md): concurrent appends are written by one
  * statement in one transaction. Each item gets its own answer (a refused expectation reaches only
  * its own caller); a batch that fails for a reason of its own fails every item in it.
  */

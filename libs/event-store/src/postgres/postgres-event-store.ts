@@ -41,7 +41,7 @@ export interface PostgresEventStoreOptions {
   /** The schema that holds the table and its functions; default `event_store`. */
   schema?: string;
   /**
-   * Group commit (docs/adr/0007-write-path.md): appends that arrive while a batch is being written
+   * Group commit (docs/adr/0008-write-path.md): appends that arrive while a batch is being written
    * share the next statement and commit, up to `batchesInFlight` batches at a time (default 1).
    * false: every append is a statement and a transaction of its own. Default true.
    */
@@ -149,7 +149,7 @@ function migrationSql(s: string): string {
     -- and its insert. Positions are reserved once for the whole batch, before its first write
     -- (ADR 0001), and the appended event types are NOTIFYd with the commit.
     --
-    -- record (the request's idempotency record, docs/adr/0007-write-path.md): { scope, keyHash,
+    -- record (the request's idempotency record, docs/adr/0008-write-path.md): { scope, keyHash,
     -- commandId, begin: null | { fingerprint, createdAt, leaseSeconds, leaseToken }, answer: null
     -- | { status, headers, body (base64), completedAt } }. A begin inserts the record (completed at
     -- once when the answer comes too); an answer alone completes the record of that command.

@@ -1,4 +1,4 @@
-/** How long a cached entry may be served at most, by default (docs/adr/0007-write-path.md). */
+/** How long a cached entry may be served at most, by default (docs/adr/0008-write-path.md). */
 export const DEFAULT_CACHE_MAX_AGE_MS = 1000;
 
 export interface RecentCacheOptions {

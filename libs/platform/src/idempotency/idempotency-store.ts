@@ -25,7 +25,7 @@ export type LookupOutcome =
 
 /**
  * The writes of one request's record that go in the same transaction as one of its appends
- * (docs/adr/0007-write-path.md): `begin` inserts the record (in progress, with a lease) with the
+ * (docs/adr/0008-write-path.md): `begin` inserts the record (in progress, with a lease) with the
  * request's first append; `answer` stores the response with its last one. An append refused for
  * its expected revision writes neither; one whose `begin` finds the key taken writes nothing and
  * is refused ({@link IdempotencyRecordTaken}).

@@ -28,7 +28,7 @@ const KEPT_HEADERS = ['content-type', 'location'];
 /**
  * A route whose first effect is an event append through the command path (nothing before it
  * writes, calls out or stores anything): its idempotency record may wait for that append and be
- * written in the same commit (docs/adr/0007-write-path.md). Other routes write the record first.
+ * written in the same commit (docs/adr/0008-write-path.md). Other routes write the record first.
  */
 export const RECORD_WITH_FIRST_APPEND = 'record-with-first-append';
 export const RecordWithFirstAppend = () => SetMetadata(RECORD_WITH_FIRST_APPEND, true);

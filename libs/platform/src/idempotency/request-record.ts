@@ -28,7 +28,7 @@ export interface RecordClaim {
 const current = new AsyncLocalStorage<RequestRecord>();
 
 /**
- * One idempotent request's record, as its writes see it (docs/adr/0007-write-path.md). The
+ * One idempotent request's record, as its writes see it (docs/adr/0008-write-path.md). The
  * interceptor runs the handler inside it; the command path asks it, before each append, what
  * the append must carry:
  *

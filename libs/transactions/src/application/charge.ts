@@ -75,7 +75,7 @@ export class Charges {
     if (existing) return this.outcomes.finish(context, existing, { final: true });
     assertFeaturesEnabled(context.enabledFeatures, featuresNeeded(request));
 
-    // Cached reads (at most READ_CACHE_MAX_AGE_MS old; docs/adr/0007-write-path.md): every charge reads them.
+    // Cached reads (at most READ_CACHE_MAX_AGE_MS old; docs/adr/0008-write-path.md): every charge reads them.
     const merchant = await this.merchants.getForPartnerCached(request.merchantId, context.partnerId);
     assertMerchantTransactable(merchant, this.config.appEnv);
     const credential = await this.credentialFor(context.partnerId, merchant.id, request);
