@@ -4,6 +4,7 @@ import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
+import { RecordWithFirstAppend } from '../../../platform/src/idempotency/idempotency.interceptor';
 import { HppSessions } from '../application/hpp-sessions.service';
 
 /**
@@ -19,6 +20,7 @@ export class HppSessionsController {
   /** 201 with the create form. */
   @Post()
   @PartnerRoute('hpp_session:write')
+  @RecordWithFirstAppend()
   async create(
     @Body() body: unknown,
     @CurrentPartner() caller: PartnerPrincipal,
