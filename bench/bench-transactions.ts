@@ -330,11 +330,160 @@ function failureNote(result: Measured): string {
   return entries.length === 0 ? '' : `failed: ${entries.map(([s, n]) => `${n} × ${s}`).join(', ')}`;
 }
 
+/** The other hot writes are measured at this many connections. */
+const WRITES_CONNECTIONS = 8;
+/** Hosted pages opened for each completion run (each can be completed once). */
+const PAGES_PER_RUN = 1500;
+
+/**
+ * The other hot writes, each against the bare route of its round: `POST /merchants`,
+ * `POST /hpp/sessions` and a hosted page's completion (the payer's form post: vault, charge,
+ * session completed; answered with a 303 to the result page).
+ */
+function otherWriteSpecs(service: RunningService, partners: BenchPartner[], durationMs: number) {
+  const base = {
+    connections: WRITES_CONNECTIONS,
+    warmupMs: 1000,
+    durationMs,
+    method: 'POST' as const,
+    freshIdempotencyKey: true,
+  };
+  const json = (p: BenchPartner) => ({ authorization: `Bearer ${p.key}`, 'content-type': 'application/json' });
+  const own = partners.slice(0, WRITES_CONNECTIONS);
+  return [
+    {
+      key: 'merchants',
+      label: '`POST /merchants` (a DRAFT merchant)',
+      spec: async (): Promise<LoadSpec> => ({
+        ...base,
+        url: `${service.url}/api/v1/merchants`,
+        requests: own.map((p) => ({
+          headers: json(p),
+          body: JSON.stringify({
+            business_name: 'Bench Bistro',
+            contact_email: 'owner@bistro.test',
+            contact_name: 'Jamie Rivera',
+            merchant_category_code: '5812',
+          }),
+        })),
+        expectStatus: 201,
+        expectInBody: '"DRAFT"',
+      }),
+    },
+    {
+      key: 'sessions',
+      label: '`POST /hpp/sessions` (a fixed-amount card payment page)',
+      spec: async (): Promise<LoadSpec> => ({
+        ...base,
+        url: `${service.url}/api/v1/hpp/sessions`,
+        requests: own.map((p) => ({ headers: json(p), body: sessionBody(p) })),
+        expectStatus: 201,
+        expectInBody: '"PENDING"',
+      }),
+    },
+    {
+      key: 'completions',
+      label: 'hosted page completed (the payer\'s form post: vault, charge, session completed)',
+      spec: async (): Promise<LoadSpec> => ({
+        ...base,
+        freshIdempotencyKey: false,
+        url: `${service.url}/api/v1/hpp`,
+        requests: [{ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: null }],
+        sequence: await openPages(service, own, PAGES_PER_RUN),
+        expectStatus: 303,
+        expectInBody: null,
+      }),
+    },
+  ];
+}
+
+function sessionBody(p: BenchPartner): string {
+  return JSON.stringify({
+    merchant_id: p.merchantId,
+    amount: '10.00',
+    currency: 'USD',
+    amount_mode: 'fixed',
+    page_purpose: 'payment',
+  });
+}
+
+/** `count` payment pages opened round robin over the partners, each with its form ready to post. */
+async function openPages(service: RunningService, partners: BenchPartner[], count: number) {
+  console.log(`opening ${count} hosted pages...`);
+  const pages: { url: string; body: string }[] = [];
+  for (let i = 0; i < count; i += 16) {
+    pages.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(16, count - i) }, async (_, k) => {
+          const p = partners[(i + k) % partners.length];
+          const session = await expectStatus(
+            'session',
+            201,
+            call(service, p.key, 'POST', '/hpp/sessions', JSON.parse(sessionBody(p))),
+          );
+          const url = `${service.url}/api/v1/hpp/${session.id}`;
+          const page = await (await fetch(url)).text();
+          const csrf = /name="csrf_token" value="([^"]+)"/.exec(page)?.[1];
+          if (!csrf) throw new Error(`no form on the page of ${session.id}`);
+          const body = new URLSearchParams({
+            csrf_token: csrf,
+            card_number: SANDBOX_TEST_CARDS[0].pan,
+            exp_month: '12',
+            exp_year: '2030',
+            cvc: '123',
+            postal_code: '94107',
+          }).toString();
+          return { url, body };
+        }),
+      )),
+    );
+  }
+  return pages;
+}
+
+/**
+ * The list's lag under load: while a load runs, one SALE at a time on a partner of its own, each
+ * followed by polling `transaction_list` (a connection of its own, every 2 ms) until its row is
+ * there; the lag is from the SALE's answer to the row's first sighting.
+ */
+function startLagProbe(service: RunningService, partner: BenchPartner) {
+  let stopping = false;
+  const lags: number[] = [];
+  const done = (async () => {
+    const db = new Client({ connectionString: service.infra.databaseUrl });
+    await db.connect();
+    try {
+      while (!stopping) {
+        const sale = await call(service, partner.key, 'POST', '/transactions', JSON.parse(saleBody(partner)));
+        const answeredAt = performance.now();
+        if (sale.status !== 200) continue;
+        for (;;) {
+          const { rows } = await db.query('select 1 from transaction_list where id = $1', [sale.body.id]);
+          if (rows.length > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        lags.push(performance.now() - answeredAt);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await db.end();
+    }
+  })();
+  return {
+    stop: async (): Promise<number[]> => {
+      stopping = true;
+      await done;
+      return lags;
+    },
+  };
+}
+
 async function saleThroughput(
   service: RunningService,
   partners: BenchPartner[],
+  probePartner: BenchPartner,
   options: TransactionBenchOptions,
-): Promise<{ rows: HttpRow[]; ratios: Map<number, number>; webhookRatios: Map<number, number> }> {
+) {
   const bare = await startBareRoute(service.infra.databaseUrl);
   const withSale = options.parts.has('sale');
   const withWebhooks = options.parts.has('sale-webhooks');
@@ -369,6 +518,15 @@ async function saleThroughput(
     const runs = new Map<string, Measured[]>();
     const push = (key: string, r: Measured) => runs.set(key, [...(runs.get(key) ?? []), r]);
     const { pool } = service.infra;
+    const lags = new Map<number, number[]>();
+    /** A SALE run, with the list's lag sampled meanwhile by a partner of its own. */
+    const saleRun = async (connections: number) => {
+      const probe = startLagProbe(service, probePartner);
+      const measured = await measure(pool, options.postgresPid, saleSpec(connections));
+      lags.set(connections, [...(lags.get(connections) ?? []), ...(await probe.stop())]);
+      return measured;
+    };
+    const writes = options.parts.has('writes') ? otherWriteSpecs(service, partners, options.durationMs) : null;
     // Interleaved rounds, medians reported: a busy 2-core machine moves single runs by ±20%.
     for (let round = 0; round < options.rounds; round++) {
       for (const connections of CONNECTIONS) {
@@ -388,14 +546,20 @@ async function saleThroughput(
           await receiver.take();
         };
         if (round % 2 === 1) await delivered();
-        if (withSale)
-          push(`sale ${connections}`, await measure(pool, options.postgresPid, saleSpec(connections)));
+        if (withSale) push(`sale ${connections}`, await saleRun(connections));
         if (round % 2 === 0) await delivered();
+        if (writes && connections === WRITES_CONNECTIONS) {
+          for (const write of writes) {
+            console.log(`${write.label}, ${connections} connections, round ${round + 1}...`);
+            push(`${write.key} ${connections}`, await measure(pool, options.postgresPid, await write.spec()));
+          }
+        }
       }
     }
     const rows: HttpRow[] = [];
     const ratios = new Map<number, number>();
     const webhookRatios = new Map<number, number>();
+    const writeRatios = new Map<string, number>();
     for (const connections of CONNECTIONS) {
       const b = medianOf(runs.get(`bare ${connections}`)!);
       const row = (label: string, run: { median: Measured; note: string }, ...notes: string[]): HttpRow => ({
@@ -409,6 +573,11 @@ async function saleThroughput(
       if (s) {
         ratios.set(connections, s.median.rate / b.median.rate);
         rows.push(row('`POST /transactions` SALE (full stack)', s));
+      }
+      for (const write of connections === WRITES_CONNECTIONS ? (writes ?? []) : []) {
+        const w = medianOf(runs.get(`${write.key} ${connections}`)!);
+        writeRatios.set(write.key, w.median.rate / b.median.rate);
+        rows.push(row(write.label, w));
       }
       if (withWebhooks) {
         const w = medianOf(runs.get(`webhooks ${connections}`)!);
@@ -428,7 +597,7 @@ async function saleThroughput(
       'select count(*)::text as n from bench_bare',
     );
     console.log(`bare rows written: ${counted[0].n}`);
-    return { rows, ratios, webhookRatios };
+    return { rows, ratios, webhookRatios, writeRatios, lags };
   } finally {
     await receiver.stop();
     await bare.stop();
@@ -767,10 +936,11 @@ export async function benchTransactions(options: TransactionBenchOptions): Promi
         ...(await Promise.all(Array.from({ length: 8 }, (_, k) => salePartner(service, operator, n + k)))),
       );
     }
+    const probePartner = await salePartner(service, operator, partners.length);
     const targets: string[] = [];
     const sections: string[] = [];
-    if (options.parts.has('sale') || options.parts.has('sale-webhooks')) {
-      const sale = await saleThroughput(service, partners, options);
+    if (options.parts.has('sale') || options.parts.has('sale-webhooks') || options.parts.has('writes')) {
+      const sale = await saleThroughput(service, partners, probePartner, options);
       const part = saleReport(sale, options);
       targets.push(...part.targets);
       sections.push(part.section);

@@ -23,6 +23,14 @@ export interface LoadSpec {
   freshIdempotencyKey: boolean;
   /** A 200 counts as a success only when its body contains this text (e.g. `"CAPTURED"`). */
   expectInBody: string | null;
+  /** The status of a success; default 200. */
+  expectStatus?: number;
+  /**
+   * Requests that can each be sent once (a hosted page is completed once): connections take the
+   * next one in turn, instead of `url` with their entry of `requests`; the load ends early when
+   * none is left.
+   */
+  sequence?: { url: string; body: string }[];
 }
 
 export interface LoadResult {
@@ -97,33 +105,42 @@ async function generate(spec: LoadSpec): Promise<LoadResult> {
   const failures: Record<string, number> = {};
   let ok = 0;
   let sent = 0;
+  let next = 0;
+  let endedAt: bigint | null = null;
+  const expectStatus = spec.expectStatus ?? 200;
   await Promise.all(
     Array.from({ length: spec.connections }, async (_, c) => {
       const { headers, body } = spec.requests[c % spec.requests.length];
       for (;;) {
         const sentAt = process.hrtime.bigint();
         if (sentAt >= deadline) return;
+        const item = spec.sequence ? spec.sequence[next++] : undefined;
+        if (spec.sequence && !item) {
+          endedAt ??= sentAt;
+          return;
+        }
         const { status, text } = await send(
           agent,
-          target,
+          item ? new URL(item.url) : target,
           spec.method,
           spec.freshIdempotencyKey ? { ...headers, 'idempotency-key': randomUUID() } : headers,
-          body,
+          item ? item.body : body,
         );
         sent++;
         if (sentAt < measureFrom) continue;
-        const good = status === 200 && (spec.expectInBody === null || text.includes(spec.expectInBody));
+        const good =
+          status === expectStatus && (spec.expectInBody === null || text.includes(spec.expectInBody));
         if (good) {
           ok++;
           latencies.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
         } else {
-          const key = status === 200 ? '200*' : String(status);
+          const key = status === expectStatus ? `${status}*` : String(status);
           failures[key] = (failures[key] ?? 0) + 1;
         }
       }
     }),
   );
-  const seconds = Number(process.hrtime.bigint() - measureFrom) / 1e9;
+  const seconds = Number((endedAt ?? process.hrtime.bigint()) - measureFrom) / 1e9;
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
