@@ -3,7 +3,8 @@ module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/projections', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
+  // The crash tests (test/chaos/) are part of the one run: CI calls exactly `npm test`.
+  testMatch: ['**/*.spec.ts', '**/*.e2e.ts', '**/*.chaos.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   // dinero.js ships ESM only; jest's CommonJS loader takes the package's own UMD build instead.

@@ -139,8 +139,8 @@ export interface BenchPartner {
   vaultToken: string;
 }
 
-/** The metadata of what the bench itself writes for a partner. */
-export const metadataFor = (partnerId: string): EventMetadata => ({
+/** The metadata of what the bench itself writes for a partner (or for none). */
+export const metadataFor = (partnerId: string | null): EventMetadata => ({
   actor: 'system:bench',
   partner_id: partnerId,
   request_id: null,
@@ -220,15 +220,15 @@ async function newMerchant(service: RunningService, key: string, name: string): 
   return merchant.id as string;
 }
 
-/** A partner, its merchant walked to ACTIVE, and a card vaulted and minted as a stored credential. */
-export async function salePartner(
+/** A merchant of the partner whose key is `key`, submitted and walked to ACTIVE by the operator. */
+export async function activeMerchant(
   service: RunningService,
   operator: string,
-  n: number,
-): Promise<BenchPartner> {
-  const partner = await newPartner(service, operator, `Bench Partner ${n}`);
-  const merchantId = await newMerchant(service, partner.key, `Bench Cafe ${n}`);
-  await call(service, partner.key, 'POST', `/merchants/${merchantId}/submit`);
+  key: string,
+  name: string,
+): Promise<string> {
+  const merchantId = await newMerchant(service, key, name);
+  await call(service, key, 'POST', `/merchants/${merchantId}/submit`);
   for (const action of TO_ACTIVE) {
     await expectStatus(
       action,
@@ -236,6 +236,17 @@ export async function salePartner(
       call(service, operator, 'POST', `/platform/merchants/${merchantId}/transitions`, { action }),
     );
   }
+  return merchantId;
+}
+
+/** A partner, its merchant walked to ACTIVE, and a card vaulted and minted as a stored credential. */
+export async function salePartner(
+  service: RunningService,
+  operator: string,
+  n: number,
+): Promise<BenchPartner> {
+  const partner = await newPartner(service, operator, `Bench Partner ${n}`);
+  const merchantId = await activeMerchant(service, operator, partner.key, `Bench Cafe ${n}`);
   const stored = await service.app.get(CardVault).store(partner.id, merchantId, VISA);
   await service.app.get(CommandBus).execute(
     new MintStoredCredential(metadataFor(partner.id), {
@@ -898,21 +909,25 @@ async function listBench(
 }
 
 /**
- * The real service in this process (as the end-to-end tests start it) on a fresh database
- * `database` of the bench's PostgreSQL, silent logs, an operator key of its own.
+ * The real service in this process (as the end-to-end tests start it) on a database `database` of
+ * the bench's PostgreSQL, fresh (or an existing one, `create: false`), silent logs, an operator key
+ * of its own (or the one given).
  */
 export async function startBenchService(
   adminUrl: string,
   database: string,
   dataDir: string,
+  options: { create?: boolean; operatorKey?: string } = {},
 ): Promise<{ service: RunningService; operator: string; databaseUrl: string }> {
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${database}`);
-  await admin.end();
+  if (options.create ?? true) {
+    const admin = new Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${database}`);
+    await admin.end();
+  }
   const databaseUrl = new URL(adminUrl);
   databaseUrl.pathname = `/${database}`;
-  const operator = generateKey('cop').key;
+  const operator = options.operatorKey ?? generateKey('cop').key;
   const config = loadConfig({
     PORT: '0',
     LOG_LEVEL: 'silent',

@@ -7,10 +7,14 @@
  * over 200k events; cold and warm start of the service to healthy; and, on the real service,
  * `POST /transactions` SALE throughput against a bare INSERT route and `GET /transactions` latency
  * at a million rows (bench-transactions.ts); webhook deliveries per second and the latency from an
- * event's commit to its first attempt (bench-webhooks.ts).
+ * event's commit to its first attempt (bench-webhooks.ts); the end-of-day settlement run over
+ * 10,000 and 100,000 captured transactions, time and peak RSS (bench-settlement.ts).
+ *
+ * `BENCH_ONLY=settlement npm run bench` measures the end of day alone and rewrites only its rows
+ * in docs/benchmarks.md (its target row and the Settlement section), leaving the others as they are.
  */
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -22,6 +26,7 @@ import { createDataSource, runMigrations } from '../libs/platform/src/database/d
 import { freePort, startEmbeddedPostgres } from '../libs/platform/src/database/embedded-postgres';
 import { BENCH_ENTITIES, BENCH_MIGRATIONS, benchProjector } from './bench-projector';
 import { benchTransactions } from './bench-transactions';
+import { benchEndOfDay, spliceEndOfDay } from './bench-settlement';
 import { benchWebhooks } from './bench-webhooks';
 import { ProjectionRunner } from '../libs/projections/src';
 
@@ -33,7 +38,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
  * `BENCH_ONLY=sale,store` runs only those parts and prints them (docs/benchmarks.md is written by a
  * whole run only): `store` (raw INSERT, appends, contention), `catchup`, `sale` (SALE against the
  * bare route), `sale-webhooks` (the SALE with webhooks delivered), `writes` (the other hot writes),
- * `list` (`GET /transactions` at a million rows), `webhooks`, `start`.
+ * `list` (`GET /transactions` at a million rows), `webhooks`, `start`, `settlement` (the end of day;
+ * alone, its rows are spliced into docs/benchmarks.md).
  */
 export const BENCH_PARTS = [
   'store',
@@ -44,6 +50,7 @@ export const BENCH_PARTS = [
   'list',
   'webhooks',
   'start',
+  'settlement',
 ];
 const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
 for (const part of ONLY ?? []) {
@@ -55,6 +62,10 @@ const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 300);
 const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5000);
 const WEBHOOK_LATENCY_SECONDS = Number(process.env.BENCH_WEBHOOK_LATENCY_SECONDS ?? 20);
+/** End of day: captured transactions per run (each in a process of its own), over this many merchants. */
+const EOD_SIZES = (process.env.BENCH_EOD_SIZES ?? '10000,100000').split(',').map(Number);
+const EOD_MERCHANTS = Number(process.env.BENCH_EOD_MERCHANTS ?? 1000);
+const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
 
 function median(runs: Row[]): Row {
   const sorted = [...runs].sort((a, b) => a.rate - b.rate);
@@ -271,7 +282,29 @@ function table(rows: Row[], baseline: Row | null): string {
   return lines.join('\n');
 }
 
+/** `BENCH_ONLY=settlement`: the end of day on a PostgreSQL of its own, its rows spliced into the report. */
+async function endOfDayOnly(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
+  chmodSync(dir, 0o755);
+  const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
+  try {
+    const endOfDay = await benchEndOfDay({
+      adminUrl: db.url,
+      dataDir: path.join(dir, 'end-of-day'),
+      sizes: EOD_SIZES,
+      merchants: EOD_MERCHANTS,
+    });
+    const report = spliceEndOfDay(readFileSync(REPORT, 'utf8'), endOfDay, new Date());
+    writeFileSync(REPORT, report);
+    console.log(report);
+  } finally {
+    await db.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (ONLY?.length === 1 && ONLY[0] === 'settlement') return endOfDayOnly();
   const startLoad = loadavg()[0];
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
@@ -347,6 +380,14 @@ async function main(): Promise<void> {
           latencySeconds: WEBHOOK_LATENCY_SECONDS,
         })
       : null;
+    const endOfDay = runs('settlement')
+      ? await benchEndOfDay({
+          adminUrl: url,
+          dataDir: path.join(dir, 'end-of-day'),
+          sizes: EOD_SIZES,
+          merchants: EOD_MERCHANTS,
+        })
+      : null;
     await db.stop();
 
     let startNote = '';
@@ -362,7 +403,11 @@ async function main(): Promise<void> {
       startNote = `Service start: cold (fresh DATA_DIR: initdb, migrations) ${cold.toFixed(1)} s, warm ${warm.toFixed(1)} s, measured from
 process spawn to the first 200 from \`/api/v1/health\` (the build is already done by \`npm ci\`).`;
     }
-    targets.push(...(transactions?.targets ?? []), ...(webhooks?.targets ?? []));
+    targets.push(
+      ...(transactions?.targets ?? []),
+      ...(webhooks?.targets ?? []),
+      ...(endOfDay?.targets ?? []),
+    );
 
     const cpu = cpus()[0]?.model ?? 'unknown';
     const report = `# Benchmarks
@@ -398,13 +443,17 @@ ${transactions?.section ?? ''}
 ## Webhooks
 
 ${webhooks?.section ?? ''}
+
+## Settlement
+
+${endOfDay?.section ?? ''}
 `;
     if (ONLY) {
       console.log(report);
       console.log(`(BENCH_ONLY=${ONLY.join(',')}: docs/benchmarks.md is written by a whole run only)`);
       return;
     }
-    writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), report);
+    writeFileSync(REPORT, report);
     console.log(report);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -22,6 +22,7 @@ import { StoredCredentialListProjector } from './stored-credential-list/stored-c
 import { TransactionList1764420000000 } from './transaction-list/1764420000000-transaction-list.migration';
 import { TransactionListCounts1764420000001 } from './transaction-list/1764420000001-transaction-list-counts.migration';
 import { TransactionListMoney1764420000002 } from './transaction-list/1764420000002-transaction-list-money.migration';
+import { TransactionListSettleable1764420000003 } from './transaction-list/1764420000003-transaction-list-settleable.migration';
 import { TransactionListProjector } from './transaction-list/transaction-list.projector';
 import { HppSessionList1764530000000 } from './hpp-session-list/1764530000000-hpp-session-list.migration';
 import { HppSessionListProjector } from './hpp-session-list/hpp-session-list.projector';
@@ -29,6 +30,13 @@ import { TerminalList1764640000000 } from './terminal-list/1764640000000-termina
 import { TerminalListProjector } from './terminal-list/terminal-list.projector';
 import { Webhooks1764650000000 } from './webhooks/1764650000000-webhooks.migration';
 import { WebhooksProjector } from './webhooks/webhooks.projector';
+import { SettlementBatchList1764660000000 } from './settlement-batch-list/1764660000000-settlement-batch-list.migration';
+import { SettlementBatchListProjector } from './settlement-batch-list/settlement-batch-list.projector';
+import { ReconciliationExceptionList1764660000001 } from './reconciliation-exception-list/1764660000001-reconciliation-exception-list.migration';
+import { ReconciliationExceptionListProjector } from './reconciliation-exception-list/reconciliation-exception-list.projector';
+import { Ledger1764660000002 } from './ledger/1764660000002-ledger.migration';
+import { LedgerProjector } from './ledger/ledger.projector';
+import { AnalystViews1764660000003 } from './analyst/1764660000003-analyst-views.migration';
 
 /** What a projector may need from the deployment's configuration. */
 export interface ProjectorSettings {
@@ -50,6 +58,9 @@ export const PROJECTORS: ((settings: ProjectorSettings) => Projector)[] = [
       publicBaseUrl: settings.publicBaseUrl,
       retrySchedule: settings.webhookRetrySchedule,
     }),
+  () => new SettlementBatchListProjector(),
+  () => new ReconciliationExceptionListProjector(),
+  () => new LedgerProjector(),
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -67,7 +78,12 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   TransactionList1764420000000,
   TransactionListCounts1764420000001,
   TransactionListMoney1764420000002,
+  TransactionListSettleable1764420000003,
   HppSessionList1764530000000,
   TerminalList1764640000000,
   Webhooks1764650000000,
+  SettlementBatchList1764660000000,
+  ReconciliationExceptionList1764660000001,
+  Ledger1764660000002,
+  AnalystViews1764660000003,
 ];

@@ -27,6 +27,8 @@ export const ALL_MERCHANTS = '00000000-0000-0000-0000-000000000000';
  * same transaction as the row and the checkpoint. Later events update the row and count nothing;
  * rows are never deleted. Both tables are rebuilt from the events and swapped in together.
  *
+ * A page of events is applied set-based (`handleBatch`); one event is a page of one.
+ *
  * The command side waits on this projector by its name (read-your-writes after a create).
  */
 export class TransactionListProjector {
@@ -34,30 +36,60 @@ export class TransactionListProjector {
   readonly eventTypes = TRANSACTION_EVENT_TYPES;
   readonly tables = ['transaction_list', 'transaction_list_counts'];
 
-  async handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
-    const id = recorded.stream.slice(TRANSACTION_STREAM_PREFIX.length);
-    // A transaction's first event has no row to read (the checkpoint, moved in the same
-    // transaction as the rows, never lets an event be applied twice).
-    const rows =
-      recorded.type === 'TransactionInitiated'
-        ? []
-        : ((await tx.query('select snapshot, created_position from transaction_list where id = $1', [
-            id,
-          ])) as { snapshot: Transaction; created_position: string }[]);
-    const transaction = evolve(rows[0]?.snapshot ?? null, {
-      type: recorded.type,
-      data: recorded.data,
-    } as TransactionEvent);
-    if (!transaction) return;
-    const item = toTransactionListItem(transaction, null);
+  handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
+    return this.handleBatch(tx, [recorded]);
+  }
+
+  /**
+   * Set-based: the page's transactions are read in one query, folded in memory event by event,
+   * and written in one upsert, with one upsert of the counts, so a catch-up or an end of day
+   * moves at thousands of rows a second instead of two round trips an event.
+   */
+  async handleBatch(tx: EntityManager, events: RecordedEvent[]): Promise<void> {
+    const ids = [...new Set(events.map((e) => e.stream.slice(TRANSACTION_STREAM_PREFIX.length)))];
+    // A page of first events only (a stream of creates) has no row to read.
+    const rows = events.every((e) => e.type === 'TransactionInitiated')
+      ? []
+      : ((await tx.query(
+          'select id, snapshot, created_position from transaction_list where id = any($1::uuid[])',
+          [ids],
+        )) as { id: string; snapshot: Transaction; created_position: string }[]);
+    const states = new Map(rows.map((r) => [r.id, r.snapshot]));
+    const createdAt = new Map(rows.map((r) => [r.id, r.created_position]));
+    const inserted = new Set<string>();
+    const touched = new Set<string>();
+    for (const recorded of events) {
+      const id = recorded.stream.slice(TRANSACTION_STREAM_PREFIX.length);
+      const transaction = evolve(states.get(id) ?? null, {
+        type: recorded.type,
+        data: recorded.data,
+      } as TransactionEvent);
+      if (!transaction) continue;
+      states.set(id, transaction);
+      touched.add(id);
+      // No row was read, in this transaction, and none made earlier in the page: this event inserts it.
+      if (!createdAt.has(id)) {
+        createdAt.set(id, recorded.globalPosition.toString());
+        inserted.add(id);
+      }
+    }
+    if (touched.size === 0) return;
+    const written = [...touched].map((id) => ({
+      transaction: states.get(id)!,
+      item: toTransactionListItem(states.get(id)!, null),
+      createdPosition: createdAt.get(id)!,
+    }));
+    const column = <T>(pick: (w: (typeof written)[number]) => T) => written.map(pick);
     await tx.query(
       `insert into transaction_list (id, partner_id, merchant_id, type, rail, state, amount_minor, currency,
          gateway_transaction_id, approval_code, decline_code, decline_reason, card_last4, routing_last4,
          account_last4, account_type, customer_id, parent_transaction_id, created_at, created_position,
          version, snapshot, surcharge_minor, convenience_fee_minor, total_minor, refunded_minor, batch_id,
          settled_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-         $21, $22, $23, $24, $25, $26, $27, $28)
+       select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::bigint[],
+         $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+         $16::text[], $17::uuid[], $18::uuid[], $19::timestamptz[], $20::bigint[], $21::integer[], $22::jsonb[],
+         $23::bigint[], $24::bigint[], $25::bigint[], $26::bigint[], $27::uuid[], $28::timestamptz[])
        on conflict (id) do update set
          state = excluded.state, amount_minor = excluded.amount_minor,
          gateway_transaction_id = excluded.gateway_transaction_id, approval_code = excluded.approval_code,
@@ -69,47 +101,57 @@ export class TransactionListProjector {
          total_minor = excluded.total_minor, refunded_minor = excluded.refunded_minor,
          batch_id = excluded.batch_id, settled_at = excluded.settled_at`,
       [
-        item.id,
-        transaction.partnerId,
-        item.merchant_id,
-        item.type,
-        item.rail,
-        item.state,
-        // The minor-unit string itself, never through a float.
-        transaction.amountMinor,
-        item.currency,
-        // Follow-ups the gateway answers without an id of their own record an empty one.
-        transaction.gatewayTransactionId || null,
-        item.approval_code,
-        item.decline_code,
-        item.decline_reason,
-        item.card_last4,
-        item.routing_last4,
-        item.account_last4,
-        item.account_type,
-        item.customer_id,
-        transaction.parentTransactionId,
-        item.created_at,
-        rows[0]?.created_position ?? recorded.globalPosition.toString(),
-        transaction.version,
-        JSON.stringify(transaction),
+        column((w) => w.item.id),
+        column((w) => w.transaction.partnerId),
+        column((w) => w.item.merchant_id),
+        column((w) => w.item.type),
+        column((w) => w.item.rail),
+        column((w) => w.item.state),
         // Minor-unit strings as the aggregate holds them, never through a float.
-        transaction.surchargeMinor,
-        transaction.convenienceFeeMinor,
-        totalMinor(transaction).toString(),
-        transaction.refundedMinor,
-        transaction.batchId,
-        transaction.settledAt,
+        column((w) => w.transaction.amountMinor),
+        column((w) => w.item.currency),
+        // Follow-ups the gateway answers without an id of their own record an empty one.
+        column((w) => w.transaction.gatewayTransactionId || null),
+        column((w) => w.item.approval_code),
+        column((w) => w.item.decline_code),
+        column((w) => w.item.decline_reason),
+        column((w) => w.item.card_last4),
+        column((w) => w.item.routing_last4),
+        column((w) => w.item.account_last4),
+        column((w) => w.item.account_type),
+        column((w) => w.item.customer_id),
+        column((w) => w.transaction.parentTransactionId),
+        column((w) => w.item.created_at),
+        column((w) => w.createdPosition),
+        column((w) => w.transaction.version),
+        column((w) => JSON.stringify(w.transaction)),
+        column((w) => w.transaction.surchargeMinor),
+        column((w) => w.transaction.convenienceFeeMinor),
+        column((w) => totalMinor(w.transaction).toString()),
+        column((w) => w.transaction.refundedMinor),
+        column((w) => w.transaction.batchId),
+        column((w) => w.transaction.settledAt),
       ],
     );
-    // No row was read above, in this transaction: this event inserted it. Only this projector
-    // writes these tables, one batch at a time (under its checkpoint's lock, or a rebuild's own).
-    if (!rows[0]) {
-      await tx.query(
-        `insert into transaction_list_counts (partner_id, merchant_id, count) values ($1, $2, 1), ($1, $3, 1)
-         on conflict (partner_id, merchant_id) do update set count = transaction_list_counts.count + 1`,
-        [transaction.partnerId, item.merchant_id, ALL_MERCHANTS],
-      );
+    // Only this projector writes these tables, one batch at a time (under its checkpoint's lock,
+    // or a rebuild's own): one more for the partner and one for the merchant per inserted row.
+    const counts = new Map<string, { partnerId: string; merchantId: string; count: number }>();
+    for (const id of inserted) {
+      const t = states.get(id)!;
+      for (const merchantId of [t.merchantId, ALL_MERCHANTS]) {
+        const key = `${t.partnerId}:${merchantId}`;
+        const entry = counts.get(key) ?? { partnerId: t.partnerId, merchantId, count: 0 };
+        entry.count += 1;
+        counts.set(key, entry);
+      }
     }
+    if (counts.size === 0) return;
+    const counted = [...counts.values()];
+    await tx.query(
+      `insert into transaction_list_counts (partner_id, merchant_id, count)
+       select * from unnest($1::uuid[], $2::uuid[], $3::bigint[])
+       on conflict (partner_id, merchant_id) do update set count = transaction_list_counts.count + excluded.count`,
+      [counted.map((c) => c.partnerId), counted.map((c) => c.merchantId), counted.map((c) => c.count)],
+    );
   }
 }

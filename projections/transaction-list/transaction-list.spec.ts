@@ -417,6 +417,54 @@ describe('transaction-list projector', () => {
     expect(await counts()).toEqual(await countedRows());
   });
 
+  it('a page applied at once gives the rows and counts of the same events applied one by one', async () => {
+    const before = await counts();
+    const ids = ['aaaaaaaa-0000-4000-8000-0000000000a1', 'aaaaaaaa-0000-4000-8000-0000000000a2'];
+    const recorded = feed.recorded;
+    const approved = (id: string): TransactionEvent => ({
+      type: 'TransactionApproved',
+      data: {
+        transactionId: id,
+        approvalCode: 'P1',
+        gatewayTransactionId: `gw_${id.slice(-2)}`,
+        avsResponseCode: null,
+        cvResponseCode: null,
+        effectiveDate: null,
+        at: T1,
+      },
+    });
+    const page = [
+      recorded(ids[0], initiated(ids[0]), 0n),
+      recorded(ids[1], initiated(ids[1], { amountMinor: '700' }), 0n),
+      recorded(ids[0], approved(ids[0]), 1n),
+      recorded(
+        ids[0],
+        { type: 'TransactionSettled', data: { transactionId: ids[0], batchId: MERCHANT, settledAt: T2 } },
+        2n,
+      ),
+      recorded(ids[1], approved(ids[1]), 1n),
+    ];
+    await feed.applyPage(page);
+    expect(await row(ids[0])).toMatchObject({
+      state: 'SETTLED',
+      version: 3,
+      approval_code: 'P1',
+      created_position: page[0].globalPosition.toString(),
+    });
+    expect(await row(ids[1])).toMatchObject({
+      state: 'CAPTURED',
+      amount_minor: '700',
+      version: 2,
+      created_position: page[1].globalPosition.toString(),
+    });
+    expect(await counts()).toEqual({
+      ...before,
+      [`${PARTNER}/${ALL_MERCHANTS}`]: before[`${PARTNER}/${ALL_MERCHANTS}`] + 2,
+      [`${PARTNER}/${MERCHANT}`]: before[`${PARTNER}/${MERCHANT}`] + 2,
+    });
+    expect(await counts()).toEqual(await countedRows());
+  });
+
   it('the migration counts the rows already there', async () => {
     const before = await counts();
     const migration = new TransactionListCounts1764420000001();

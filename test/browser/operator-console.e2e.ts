@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { ReconciliationSweep } from '../../libs/settlement/src/application/reconciliation-sweep';
 import { OPERATOR_KEY, useTestPlatform } from '../support/api';
+import { activeMerchant, vaultedCredential } from '../support/payments';
 import { ROOT } from '../support/process';
 
 const SCREENSHOTS = path.join(ROOT, 'test-results', 'operator-console');
@@ -20,8 +22,30 @@ describe('the operator console in a browser', () => {
   }, 60_000);
   afterAll(() => browser?.close());
 
-  it('shows each projection’s lag and a stream’s history with its metadata, keeping the key nowhere', async () => {
+  it('shows each projection’s lag, the open reconciliation exceptions and a stream’s history with its metadata, keeping the key nowhere', async () => {
     const partner = await platform().newPartner({ name: 'Console Partner' });
+    // An open exception: a batch whose processor report never comes (MISSING_BATCH, by the sweep).
+    const operator = platform().operator;
+    const merchantId = await activeMerchant(operator, partner, 'Console Shop');
+    const card = (await vaultedCredential(platform(), partner, merchantId)).vaultToken;
+    const sale = await partner.client.post('/transactions', {
+      type: 'SALE',
+      merchant_id: merchantId,
+      amount: '12.00',
+      currency: 'USD',
+      vault_token: card,
+      use_type: 'ONE_TIME_FUTURE',
+    });
+    expect(sale.body.state).toBe('CAPTURED');
+    expect((await operator.post('/platform/settlement/run', { merchant_id: merchantId })).status).toBe(200);
+    expect((await operator.post('/platform/sandbox/clock', { advance_seconds: 10 * 86_400 })).status).toBe(
+      200,
+    );
+    await platform().service.app.get(ReconciliationSweep).sweep();
+    const listed = await operator.get(
+      `/platform/reconciliation-exceptions?state=OPEN&partner_id=${partner.id}`,
+    );
+    expect(listed.body.data.map((x: { type: string }) => x.type)).toContain('MISSING_BATCH');
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const blocked: string[] = [];
     page.on('console', (m) => m.type() === 'error' && blocked.push(m.text()));
@@ -45,6 +69,12 @@ describe('the operator console in a browser', () => {
     expect(access).toBeDefined();
     expect(access![1]).toBe('running');
     expect(Number(access![4])).toBeGreaterThanOrEqual(0);
+    await page.waitForSelector('#exceptions tbody tr');
+    const open = await page.$$eval('#exceptions tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    expect(open.find((r) => r[1] === 'MISSING_BATCH' && r[3] === merchantId)).toBeDefined();
+    expect(await page.textContent('#exceptions-total')).toMatch(/^\d+ open/);
 
     await page.fill('#stream', `partner-${partner.id}`);
     await page.click('#history button');

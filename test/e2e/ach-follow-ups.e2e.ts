@@ -19,7 +19,7 @@ describe('ACH follow-ups after settlement: ACH_REFUND and ACH_REVERSAL', () => {
   const read = async (id: string) => (await partner.client.get(`/transactions/${id}`)).body;
   const reason = { code: 'duplicate_entry', description: 'the batch job sent it twice' };
 
-  /** An ACH_DEBIT taken to SETTLED by the operator's settlement run (its entry is due on its effective date). */
+  /** An ACH_DEBIT taken to SETTLED by the operator's settlement run (due the banking day after its submission). */
   async function settledDebit(amount = '80.00'): Promise<string> {
     const debit = await post({
       type: 'ACH_DEBIT',
@@ -33,7 +33,7 @@ describe('ACH follow-ups after settlement: ACH_REFUND and ACH_REVERSAL', () => {
       const run = await platform().operator.post('/platform/settlement/run', { merchant_id: merchantId });
       expect(run.status).toBe(200);
       if ((await read(debit.body.id)).state !== 'SETTLED') {
-        // Submitted on a weekend or holiday: due on the next banking day.
+        // Due on the first banking day after its submission day (ACH clears in 1 to 3 banking days).
         await platform().operator.post('/platform/sandbox/clock', { advance_seconds: 86_400 });
       }
     }

@@ -1,13 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are JSON the tests inspect freely */
 import { request as httpRequest } from 'node:http';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
-import { ACCESS, type RouteAccess } from '../../libs/platform/src/auth/access';
 import { generateKey } from '../../libs/platform/src/auth/secret-key';
 import { RouteTable } from '../../libs/platform/src/http/route-table';
 import { useTestPlatform, type ApiResponse } from '../support/api';
 import type { TestService } from '../support/app';
 import { expectProblem, expectValidationError, ISO_TIMESTAMP, UUID } from '../support/problems';
+import { routesOfTheApp } from '../support/routes';
 
 /**
  * A call made from a chosen local address (any 127.0.0.0/8 address reaches the loopback server),
@@ -387,43 +385,10 @@ describe('authentication and authorisation', () => {
   });
 
   describe('every route of the app declares an access tier', () => {
-    interface Route {
-      method: string;
-      path: string;
-      access: RouteAccess | undefined;
-    }
-    const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'ALL', 'OPTIONS', 'HEAD', 'SEARCH'];
-
-    function routesOfTheApp(): Route[] {
-      const { app } = platform().service;
-      const discovery = new DiscoveryService(app.get(ModulesContainer));
-      const scanner = new MetadataScanner();
-      const routes: Route[] = [];
-      for (const wrapper of discovery.getControllers()) {
-        const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
-        if (!controller) continue;
-        const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
-        for (const name of scanner.getAllMethodNames(controller.prototype)) {
-          const handler = (controller.prototype as Record<string, unknown>)[name] as object;
-          const path = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-          if (path === undefined) continue;
-          const method = METHODS[Reflect.getMetadata(METHOD_METADATA, handler) as number];
-          const access = (Reflect.getMetadata(ACCESS, handler) ?? Reflect.getMetadata(ACCESS, controller)) as
-            RouteAccess | undefined;
-          for (const p of Array.isArray(path) ? path : [path]) {
-            const full = ['/api/v1', base, p]
-              .map((part) => part.replace(/^\/+|\/+$/g, ''))
-              .filter(Boolean)
-              .join('/');
-            routes.push({ method, path: `/${full}`, access });
-          }
-        }
-      }
-      return routes;
-    }
+    const appRoutes = () => routesOfTheApp(platform().service.app);
 
     it('finds the routes, and every one has route-access metadata of a known tier', () => {
-      const routes = routesOfTheApp();
+      const routes = appRoutes();
       expect(routes.length).toBeGreaterThan(20);
       expect(routes).toEqual(
         expect.arrayContaining([
@@ -468,7 +433,7 @@ describe('authentication and authorisation', () => {
         routes: { method: string; pattern: RegExp }[];
       };
       const served = table.routes.filter((r) => r.method !== 'HEAD' && r.pattern.source.includes('api\\/v1'));
-      const routes = routesOfTheApp();
+      const routes = appRoutes();
       const sample = (path: string) => path.replace(/:[^/]+/g, '00000000-0000-4000-8000-000000000000');
       const unexplained = served.filter(
         (s) => !routes.some((r) => r.method === s.method && s.pattern.test(sample(r.path))),
@@ -481,7 +446,7 @@ describe('authentication and authorisation', () => {
       const partner = await platform().newPartner();
       const sample = (path: string) =>
         path.replace(/^\/api\/v1/, '').replace(/:[^/]+/g, '00000000-0000-4000-8000-000000000000');
-      for (const route of routesOfTheApp()) {
+      for (const route of appRoutes()) {
         if (route.access?.tier === 'public') continue;
         const path = sample(route.path);
         const body = ['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined;

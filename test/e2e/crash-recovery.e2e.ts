@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { generateKey } from '../../libs/platform/src/auth/secret-key';
 import { isRunning } from '../../libs/platform/src/database/data-dir-owner';
 import { freePort } from '../../libs/platform/src/database/embedded-postgres';
-import { buildOnce, startProcess, waitForHealth, type ServiceProcess } from '../support/process';
+import {
+  buildOnce,
+  startProcess,
+  stopAndRemove,
+  waitForHealth,
+  type ServiceProcess,
+} from '../support/process';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -124,13 +130,7 @@ describe('crash recovery of the service and its embedded database', () => {
     await start(); // the first start initialises the cluster: not what the 10 s are about
   }, 120_000);
 
-  afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGTERM');
-      await service.exited;
-    }
-    rmSync(dataRoot, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => stopAndRemove(service, dataRoot), 60_000);
 
   it('kill -9 of the service: its database stops with it, and the next start is healthy in < 10 s with every acknowledged write', async () => {
     const load = writeUnderLoad();

@@ -21,6 +21,7 @@ import {
 import { startTestService, type TestService } from '../support/app';
 import { activeMerchant, vaultedCredential } from '../support/payments';
 import { expectProblem } from '../support/problems';
+import { retryUntilDefinite } from '../support/retry';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -88,16 +89,6 @@ describe('the database lost under a running service', () => {
     }
     throw new Error(`not healthy within ${timeoutMs} ms`);
   };
-  /** Retries a write with the SAME key, as the 503 says, until it has a definite answer. */
-  const retryUntilDefinite = async (send: () => Promise<ApiResponse>, timeoutMs = 30_000) => {
-    const deadline = performance.now() + timeoutMs;
-    for (;;) {
-      const res = await send();
-      if (![409, 503].includes(res.status) || performance.now() > deadline) return res;
-      await sleep(Number(res.headers.get('retry-after') ?? '1') * 1000);
-    }
-  };
-
   beforeAll(async () => {
     dataRoot = mkdtempSync(path.join(tmpdir(), 'payments-outage-'));
     chmodSync(dataRoot, 0o755); // the server may run as the `postgres` user

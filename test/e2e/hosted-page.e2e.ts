@@ -2,6 +2,7 @@
 import { PaymentGateway } from '../../libs/gateway/src/gateway';
 import type { SandboxGateway } from '../../libs/gateway/src/sandbox/sandbox-gateway';
 import { useTestPlatform, type TestPartner } from '../support/api';
+import { CARD_FORM, csrfOf, submitForm } from '../support/hosted-form';
 import { activeMerchant } from '../support/payments';
 
 /** The hosted page over plain HTTP: headers, CSRF, double submit, lockout, closed sessions. */
@@ -21,22 +22,10 @@ describe('the hosted page (HTTP)', () => {
     expect(res.status).toBe(201);
     return res.body;
   };
-  const csrfOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
-  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-  const post = (url: string, fields: Record<string, string>) =>
-    fetch(url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: form(fields),
-    });
+  const post = submitForm;
   const card = (csrf: string, overrides: Record<string, string> = {}) => ({
     csrf_token: csrf,
-    card_number: '4111111111111111',
-    exp_month: '12',
-    exp_year: '2030',
-    cvc: '123',
-    postal_code: '94107',
+    ...CARD_FORM,
     ...overrides,
   });
   const captures = () => (platform().service.app.get(PaymentGateway) as SandboxGateway).effects().captures;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -188,11 +188,17 @@ describe('the service process', () => {
     const connect = await ops('sql');
     expect(connect.status).toBe(0);
     const { url: readOnlyUrl } = lines(connect.stdout)[0] as { url: string };
+    // A role of its own: the superuser's password is never printed.
+    const superuserPassword = readFileSync(path.join(dataDir, '.postgres-password'), 'utf8').trim();
+    expect(connect.stdout + connect.stderr).not.toContain(superuserPassword);
     const analyst = new Client({ connectionString: readOnlyUrl });
     await analyst.connect();
     try {
       const { rows } = await analyst.query('select id from partner_list');
       expect(rows.map((r) => r.id)).toEqual([partnerId]);
+      // The analysts' views (docs/analysts.md) are readable too.
+      const volume = await analyst.query('select count(*)::int as n from analyst.daily_volume');
+      expect(volume.rows[0].n).toBe(0);
       await expect(analyst.query('delete from partner_list')).rejects.toThrow(/read-only|permission denied/);
     } finally {
       await analyst.end();

@@ -1,32 +1,14 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { OPERATOR_KEY, useTestPlatform } from '../support/api';
+import { assign, readDoc, runBash } from '../support/guide';
 
 /** The README's partner quickstart, run as written (only BASE and OP point at this service). */
 function quickstart(base: string): string {
-  const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const readme = readDoc('README.md');
   const block = /<!-- partner-quickstart -->\s*```sh\n([\s\S]*?)```\s*<!-- \/partner-quickstart -->/.exec(
     readme,
   );
   if (!block) throw new Error('README has no partner-quickstart block');
-  const script = block[1];
-  expect(script).toMatch(/^BASE=.*$/m);
-  expect(script).toMatch(/^OP=.*$/m);
-  return script.replace(/^BASE=.*$/m, `BASE=${base}`).replace(/^OP=.*$/m, `OP=${OPERATOR_KEY}`);
-}
-
-function runBash(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['--norc', '--noprofile', '-e', '-o', 'pipefail', '-c', script], {
-      env: { PATH: process.env.PATH ?? '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return assign(block[1], { BASE: base, OP: OPERATOR_KEY });
 }
 
 describe('README partner quickstart', () => {

@@ -152,7 +152,7 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
     expect((await transaction(ids.sale1)).state).toBe('CAPTURED');
   });
 
-  it('settles the merchant’s captured sales and due ACH entry into one batch; leaves the rest', async () => {
+  it('settles the merchant’s captured sales into one batch; leaves the rest, and an ACH entry not due yet', async () => {
     const key = randomUUID();
     const res = await run({ merchant_id: merchantId }, key);
     expect(res.status).toBe(200);
@@ -166,18 +166,18 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
       state: 'PENDING',
       reporting_basis: 'gateway_reported',
       processing_account: { merchant_id: merchantId, processor_key: 'SANDBOX_PROCESSOR' },
-      vendor_status: null,
+      vendor_status: 'PENDING',
       gateway_batch_id: expect.stringMatching(/^gw_[0-9a-f]{16}$/),
       processor_batch_id: null,
       closed_settlement_batch_id: null,
       vendor_settlement_batch_id: null,
-      transaction_count: 3,
-      total_amount: '85.50',
+      transaction_count: 2,
+      total_amount: '35.50',
       fees: null,
       net_amount: null,
-      expected_settled_count: 3,
-      observed_member_count: 3,
-      observed_member_amount: '85.50',
+      expected_settled_count: 2,
+      observed_member_count: 2,
+      observed_member_amount: '35.50',
       run_date_utc: expect.stringMatching(ISO_TIMESTAMP),
       completed_at_utc: expect.stringMatching(ISO_TIMESTAMP),
       trigger_type: 'operator_run',
@@ -190,13 +190,15 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
     expect(batch.settlement_date).toBe(settlementDateOf(new Date(batch.run_date_utc)));
     expect(batch.expected_by).toBe(expectedByOf(batch.settlement_date));
 
-    for (const id of [ids.sale1, ids.sale2, ids.debit]) {
+    for (const id of [ids.sale1, ids.sale2]) {
       expect(await transaction(id)).toMatchObject({
         state: 'SETTLED',
         batch_id: batch.id,
         settled_at: expect.stringMatching(ISO_TIMESTAMP),
       });
     }
+    // ACH clears 1 to 3 banking days after submission: submitted today, it is not due today.
+    expect(await transaction(ids.debit)).toMatchObject({ state: 'SUBMITTED', batch_id: null });
     expect(await transaction(ids.declined)).toMatchObject({ state: 'FAILED', batch_id: null });
     expect(await transaction(ids.voided)).toMatchObject({ state: 'VOIDED', batch_id: null });
     // The filter kept the other merchant out.
@@ -204,7 +206,7 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
     expect(untouched.body).toMatchObject({ state: 'CAPTURED', batch_id: null });
     // The list (read model) answers the run at once.
     const listed = await partner.client.get(`/transactions?merchant_id=${merchantId}&state=SETTLED`);
-    expect(listed.body.data.map((t: any) => t.id).sort()).toEqual([ids.sale1, ids.sale2, ids.debit].sort());
+    expect(listed.body.data.map((t: any) => t.id).sort()).toEqual([ids.sale1, ids.sale2].sort());
 
     // The batch is its own stream, with the members and the request's audit metadata.
     const events = await batchEvents(batch.id);
@@ -215,8 +217,8 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
         batchId: batch.id,
         merchantId,
         partnerId: partner.id,
-        transactionCount: 3,
-        totalAmountMinor: '8550',
+        transactionCount: 2,
+        totalAmountMinor: '3550',
       },
       metadata: { actor: 'platform-operator', idempotency_key: key },
     });
@@ -225,7 +227,6 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
       [
         [ids.sale1, 'CARD', 'SALE', '2500'],
         [ids.sale2, 'CARD', 'SALE', '1050'],
-        [ids.debit, 'ACH', 'ACH_DEBIT', '5000'],
       ].sort(),
     );
     for (const m of members) {
@@ -310,6 +311,22 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
     });
   });
 
+  it('settles the ACH entry at the first run on the banking day after its submission', async () => {
+    const clock = await platform().operator.get('/platform/sandbox/clock');
+    const now = new Date(clock.body.now);
+    const next = new Date(`${addBankingDays(now.toISOString().slice(0, 10), 1)}T12:00:00.000Z`);
+    const advanced = await platform().operator.post('/platform/sandbox/clock', {
+      advance_seconds: Math.ceil((next.getTime() - now.getTime()) / 1000),
+    });
+    expect(advanced.status).toBe(200);
+    const res = await run({ merchant_id: merchantId });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(1);
+    expect(res.body.data[0]).toMatchObject({ transaction_count: 1, total_amount: '50.00' });
+    expect(res.body.data[0].settlement_date).toBe(next.toISOString().slice(0, 10));
+    expect(await transaction(ids.debit)).toMatchObject({ state: 'SETTLED', batch_id: res.body.data[0].id });
+  });
+
   it('a re-run of an interrupted request completes its batch with what the first run settled', async () => {
     const app = platform().service.app;
     const sale = (amount: string) =>
@@ -337,7 +354,8 @@ describe('POST /platform/settlement/run: end-of-day settlement into per-merchant
       transactionCount: 1,
       totalAmountMinor: '1200',
     });
-    expect(resumed[0].members.map((m) => m.transactionId)).toEqual([first.id]);
+    const opened = (await batchEvents(batchId))[0].data.members as any[];
+    expect(opened.map((m) => m.transactionId)).toEqual([first.id]);
 
     // Once the batch exists, that request's run is done: a later capture waits for the next run.
     const later = await sale('8.00');

@@ -21,10 +21,13 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** Where an ApiClient sends its calls: the service in this process, or a real process's address. */
+export type ApiTarget = Pick<TestService, 'url' | 'call'>;
+
 /** A caller with one credential: every request carries its Bearer key (or none). */
-export class ApiClient {
+export class ApiClient<S extends ApiTarget = TestService> {
   constructor(
-    readonly service: TestService,
+    readonly service: S,
     readonly key: string | null,
   ) {}
 

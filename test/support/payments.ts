@@ -9,7 +9,12 @@ import {
 } from '../../libs/transactions/src/application/transaction-commands';
 import { TransactionReader } from '../../libs/transactions/src/application/transaction-reader';
 import { MintStoredCredential } from '../../libs/vault/src/application/stored-credential-commands';
-import type { ApiClient, TestPartner, TestPlatform } from './api';
+import type { ApiClient, ApiResponse, ApiTarget, TestPartner, TestPlatform } from './api';
+
+/** A partner as the merchant helpers need it: a client holding its key. */
+interface PartnerCaller {
+  client: ApiClient<ApiTarget>;
+}
 import { testMetadata } from './metadata';
 
 export const VISA: VaultCard = { kind: 'card', pan: '4111111111111111', expMonth: 12, expYear: 2030 };
@@ -38,7 +43,7 @@ export const TO_ACTIVE = [
 
 /** A DRAFT merchant of `partner`, created through the real API; its id. */
 export async function draftMerchant(
-  partner: TestPartner,
+  partner: PartnerCaller,
   name = 'Blue Bottle Cafe',
   extra: Record<string, unknown> = {},
 ): Promise<string> {
@@ -56,8 +61,8 @@ export async function draftMerchant(
 
 /** A merchant of `partner` walked to ACTIVE through the real API (sandbox: ACTIVE may transact). */
 export async function activeMerchant(
-  operator: ApiClient,
-  partner: TestPartner,
+  operator: ApiClient<ApiTarget>,
+  partner: PartnerCaller,
   name = 'Blue Bottle Cafe',
   extra: Record<string, unknown> = {},
 ): Promise<string> {
@@ -98,6 +103,29 @@ export async function vaultedCredential(
     }),
   );
   return { id: credential.id, vaultToken: stored.token };
+}
+
+/**
+ * A charge through `POST /transactions` on a vault token: a $25.00 one-time SALE unless `body`
+ * says otherwise (`{type: 'ACH_DEBIT'}` on a bank token); its answer, which must be 200.
+ */
+export async function charge(
+  partner: TestPartner,
+  merchantId: string,
+  vaultToken: string,
+  body: Record<string, unknown> = {},
+): Promise<ApiResponse['body']> {
+  const res = await partner.client.post('/transactions', {
+    type: 'SALE',
+    merchant_id: merchantId,
+    amount: '25.00',
+    currency: 'USD',
+    vault_token: vaultToken,
+    use_type: 'ONE_TIME_FUTURE',
+    ...body,
+  });
+  if (res.status !== 200) throw new Error(`charge: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -55,4 +56,13 @@ export async function waitForHealth(url: string, proc: ServiceProcess, timeoutMs
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`service not healthy after ${timeoutMs} ms:\n${proc.output()}`);
+}
+
+/** After a test: stops the service it started, if it still runs, and removes its data directory. */
+export async function stopAndRemove(service: ServiceProcess | null, dataRoot: string): Promise<void> {
+  if (service && service.child.exitCode === null) {
+    service.child.kill('SIGTERM');
+    await service.exited;
+  }
+  rmSync(dataRoot, { recursive: true, force: true });
 }

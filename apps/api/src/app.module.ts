@@ -11,6 +11,7 @@ import { AuthGuard } from '../../../libs/platform/src/auth/auth.guard';
 import { OperatorKey } from '../../../libs/platform/src/auth/operator-key';
 import { SealedBox } from '../../../libs/platform/src/crypto/sealed-box';
 import { RateLimiter } from '../../../libs/platform/src/auth/rate-limiter';
+import { PostgresRateWindows } from '../../../libs/platform/src/auth/rate-windows';
 import { RouteTable } from '../../../libs/platform/src/http/route-table';
 import { IdempotencyInterceptor } from '../../../libs/platform/src/idempotency/idempotency.interceptor';
 import { BodylessRouteInterceptor } from '../../../libs/platform/src/http/bodyless-route.interceptor';
@@ -32,6 +33,8 @@ import { WebhooksModule } from '../../../libs/webhooks/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
 import { ProblemsController } from './problems/problems.controller';
+import { MetricsController } from './metrics/metrics.controller';
+import { ServiceMetrics } from './metrics/service-metrics';
 import { ConsoleController } from './console/console.controller';
 import { PlatformOpsController } from './platform/platform-ops.controller';
 import { SystemStatusController } from './system-status.controller';
@@ -70,10 +73,12 @@ export class AppModule {
         { provide: SealedBox, useValue: infra.vault },
         { provide: IdempotencyStore, useValue: infra.idempotency },
         { provide: DatabaseMonitor, useValue: infra.database },
+        { provide: ServiceMetrics, useValue: infra.metrics },
         { provide: LOGGER, useValue: infra.logger },
         { provide: RouteTable, useValue: routes },
         { provide: CursorCodec, useValue: new CursorCodec(cursorSecret) },
-        { provide: RateLimiter, useValue: new RateLimiter() },
+        // Budgets shared by every process on the database (docs/rate-limits.md).
+        { provide: RateLimiter, useValue: new RateLimiter(new PostgresRateWindows(infra.pool)) },
       ],
       exports: [
         APP_CONFIG,
@@ -87,6 +92,7 @@ export class AppModule {
         SealedBox,
         IdempotencyStore,
         DatabaseMonitor,
+        ServiceMetrics,
         LOGGER,
         RouteTable,
         CursorCodec,
@@ -117,6 +123,7 @@ export class AppModule {
         ConsoleController,
         PlatformOpsController,
         SystemStatusController,
+        MetricsController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },

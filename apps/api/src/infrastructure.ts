@@ -19,7 +19,11 @@ import {
   type EmbeddedPostgresEvent,
 } from '../../../libs/platform/src/database/embedded-postgres';
 import { IdempotencyStore } from '../../../libs/platform/src/idempotency/idempotency-store';
+import { PostgresRateWindows } from '../../../libs/platform/src/auth/rate-windows';
+import { PeriodicTask } from '../../../libs/platform/src/scheduling/periodic-task';
 import { ProjectionRunner } from '../../../libs/projections/src';
+import { WEBHOOK_QUEUE_GAUGES } from '../../../libs/webhooks/src';
+import { ServiceMetrics } from './metrics/service-metrics';
 import { READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS, PROJECTORS } from '../../../projections';
 
 /** Everything the process owns outside Nest, started in dependency order and stopped in reverse. */
@@ -41,6 +45,8 @@ export interface Infrastructure {
   idempotency: IdempotencyStore;
   /** Whether the database answers: `GET /health` reports it, and requests are refused (503) while it does not. */
   database: DatabaseMonitor;
+  /** What `GET /metrics` serves (docs/operations.md, "Metrics"). */
+  metrics: ServiceMetrics;
   stopSweepers(): void;
 }
 
@@ -99,16 +105,22 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     await sandboxClock?.load();
 
     await IdempotencyStore.migrate(pool);
+    await PostgresRateWindows.migrate(pool);
+    await PeriodicTask.migrate(pool);
     // The PostgreSQL event store writes requests' records in its appends' transactions.
     const idempotency = new IdempotencyStore(pool, clock, {
       joinsAppends: eventStore instanceof PostgresEventStore,
     });
     // Records past the 24-hour window are already treated as absent; this only keeps the table small.
-    const purge = setInterval(() => {
-      idempotency.purgeExpired().catch((err: unknown) => logger.warn({ err }, 'idempotency purge failed'));
-    }, 10 * 60_000);
-    purge.unref();
-    started.push({ stop: async () => clearInterval(purge) });
+    // One purge per interval across every process on the database (docs/operations.md).
+    const purge = new PeriodicTask(
+      () => idempotency.purgeExpired(),
+      10 * 60_000,
+      (err: unknown) => logger.warn({ err }, 'idempotency purge failed'),
+      { pool, name: 'idempotency-purge' },
+    );
+    purge.start();
+    started.push({ stop: () => purge.stop() });
 
     const dataSource = createDataSource(databaseUrl, {
       entities: READ_MODEL_ENTITIES,
@@ -133,6 +145,8 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     });
     database.start();
 
+    const metrics = new ServiceMetrics({ pool, projections, gauges: [...WEBHOOK_QUEUE_GAUGES] });
+
     return {
       config,
       logger,
@@ -148,7 +162,8 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
       vault,
       idempotency,
       database,
-      stopSweepers: () => clearInterval(purge),
+      metrics,
+      stopSweepers: () => void purge.stop(),
     };
   } catch (error) {
     for (const part of started.reverse()) await part.stop().catch(() => undefined);

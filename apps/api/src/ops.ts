@@ -28,6 +28,7 @@ const AGGREGATES = [
   'stored_credential',
   'contract',
   'batch',
+  'reconciliation_exception',
   'terminal',
   'terminal_serial',
 ];

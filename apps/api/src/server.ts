@@ -11,6 +11,7 @@ import { refuseWhileDatabaseDown } from '../../../libs/platform/src/database/dat
 import { refuseDefectiveBody, refuseNonJsonBody } from '../../../libs/platform/src/http/content-type';
 import { RouteTable } from '../../../libs/platform/src/http/route-table';
 import { registerApiVersion } from '../../../libs/platform/src/http/api-version';
+import { compileAllowlist } from '../../../libs/platform/src/net/ip-allowlist';
 import { NestPinoLogger } from '../../../libs/platform/src/logging/logger';
 import { scrubCardNumbers } from '../../../libs/platform/src/logging/scrub';
 import { ProblemException, sendProblem } from '../../../libs/platform/src/problem/problem.filter';
@@ -52,6 +53,13 @@ function refuseMissingHost(request: FastifyRequest): void {
       errors: [{ field: 'host', message: 'is required' }],
     }),
   );
+}
+
+/** Fastify's `trustProxy`: a hop is trusted when it is one of the configured proxies. */
+function trustedProxies(proxies: readonly string[]): false | ((address: string) => boolean) {
+  if (proxies.length === 0) return false;
+  const isProxy = compileAllowlist(proxies);
+  return (address) => isProxy(address);
 }
 
 async function assertPortFree(host: string, port: number): Promise<void> {
@@ -99,6 +107,9 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
       // payer's HTML page) with Connection: close, instead of Fastify's own JSON.
       clientErrorHandler: clientErrorHandler(httpLog),
       bodyLimit: 1024 * 1024,
+      // Behind a proxy (TRUST_PROXY), the client is the first address in X-Forwarded-For that is
+      // not one of the proxies; otherwise the socket's peer, and X-Forwarded-For means nothing.
+      trustProxy: trustedProxies(config.trustProxy),
       // Path parameters up to 256 characters reach validation (400 problem) instead of a bare 414.
       maxParamLength: 256,
       return503OnClosing: true,
@@ -137,6 +148,8 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     // While the database is known to be down every request answers 503 at once (docs/operations.md).
     fastify.addHook('onRequest', refuseWhileDatabaseDown(infra.database));
     fastify.addHook('preValidation', async (request) => refuseDefectiveBody(request));
+    // Every answer is timed for `GET /metrics`, by route pattern and status.
+    infra.metrics.observe(fastify);
     // `Api-Version`: a pinned version is checked; every answer names the version it was built for.
     registerApiVersion(fastify);
     fastify.addHook('onSend', async (request, reply, payload) => {

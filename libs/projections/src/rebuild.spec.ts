@@ -121,6 +121,48 @@ describe('rebuild and swap', () => {
     expect(await h.count('noted')).toBe(before.length + 1);
   });
 
+  it('recreates the views over the swapped tables (a view of a view too) and gives their grants again', async () => {
+    for (let i = 0; i < 4; i++) await h.note(`s-v${i % 2}`, ...Array.from({ length: 10 }, (_, k) => k));
+    const runner = await projected([noter(), counter()]);
+    const role = `rebuild_reader_${url.slice(-8)}`;
+    await h.dataSource.query(`create role ${role} nologin`);
+    try {
+      await h.dataSource.query('create schema reports');
+      await h.dataSource.query(
+        `create view reports.by_stream as
+           select n.stream, count(*) as notes, max(c.total) as total
+             from noted n join counted c on c.stream = n.stream group by n.stream`,
+      );
+      await h.dataSource.query(
+        'create view reports.busiest as select stream from reports.by_stream where notes > 5',
+      );
+      await h.dataSource.query(`grant usage on schema reports to ${role}`);
+      await h.dataSource.query(`grant select on noted, reports.by_stream, reports.busiest to ${role}`);
+      const read = () => h.dataSource.query('select * from reports.by_stream order by stream');
+      const privileges = () =>
+        h.dataSource.query(
+          `select table_schema, table_name, privilege_type from information_schema.role_table_grants
+            where grantee = $1 order by 1, 2, 3`,
+          [role],
+        );
+      const before = await read();
+      const grantsBefore = await privileges();
+      expect(before).toHaveLength(2);
+
+      await runner.rebuild('noter');
+      await runner.rebuild('counter');
+
+      expect(await read()).toEqual(before);
+      expect(await h.dataSource.query('select * from reports.busiest order by stream')).toHaveLength(2);
+      expect(await privileges()).toEqual(grantsBefore);
+      expect(await shadowSchemas()).toEqual([]);
+    } finally {
+      await h.dataSource.query('drop schema if exists reports cascade');
+      await h.dataSource.query(`drop owned by ${role}`);
+      await h.dataSource.query(`drop role ${role}`);
+    }
+  });
+
   it('clears a failed projector once its handler is fixed, and it follows appends again', async () => {
     const poison = await h.note('s-f', 1, { n: 2, poison: true });
     let fixed = false;

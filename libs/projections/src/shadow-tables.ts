@@ -67,13 +67,22 @@ async function copyTable(tx: EntityManager, schema: string, table: string): Prom
 /**
  * Inside the caller's transaction: drops the live tables and moves the copies into their place.
  * Serial columns' sequences belong to the live table and are shared by the copy's default, so
- * they are detached first and re-attached to the copy; dropping would otherwise fail.
+ * they are detached first and re-attached to the copy; dropping would otherwise fail. Views over
+ * the live tables (the analysts' views, docs/analysts.md) are dropped and created again over the
+ * new tables, and the grants on the tables and the views are given again, so readers see the
+ * same objects with the same privileges after the swap.
  */
 export async function swapInShadowTables(
   tx: EntityManager,
   schema: string,
   tables: readonly string[],
 ): Promise<void> {
+  const [{ path }] = (await tx.query(`select current_setting('search_path') as path`)) as { path: string }[];
+  // Nothing resolves unqualified while definitions are read and written: every name is schema-qualified.
+  await tx.query('set local search_path to pg_catalog');
+  const views = await dependentViews(tx, tables);
+  const grants = await tableGrants(tx, tables.map(live));
+  for (const view of [...views].reverse()) await tx.query(`drop view ${view.name}`);
   for (const table of tables) {
     const sequences = await ownedSequences(tx, table);
     for (const s of sequences) await tx.query(`alter sequence ${s.sequence} owned by none`);
@@ -83,7 +92,72 @@ export async function swapInShadowTables(
       await tx.query(`alter sequence ${s.sequence} owned by ${live(table)}.${s.column}`);
     }
   }
+  for (const view of views) await tx.query(`create view ${view.name} as ${view.definition}`);
+  for (const grant of [...grants, ...views.flatMap((v) => v.grants)]) {
+    await tx.query(`grant ${grant.privilege} on ${grant.relation} to ${grant.grantee}`);
+  }
   await tx.query(`drop schema ${q(schema)} cascade`);
+  await tx.query(`select set_config('search_path', $1, true)`, [path]);
+}
+
+interface Grant {
+  relation: string;
+  privilege: string;
+  grantee: string;
+}
+
+/** The privileges others than the owner hold on `relations` (qualified names). */
+async function tableGrants(tx: EntityManager, relations: readonly string[]): Promise<Grant[]> {
+  if (relations.length === 0) return [];
+  return tx.query(
+    `select quote_ident(n.nspname) || '.' || quote_ident(c.relname) as relation, a.privilege_type as privilege,
+            case when a.grantee = 0 then 'public' else quote_ident(pg_get_userbyid(a.grantee)) end as grantee
+       from pg_class c
+       join pg_namespace n on n.oid = c.relnamespace
+       cross join lateral aclexplode(c.relacl) a
+      where c.oid = any($1::regclass[]) and a.grantee <> c.relowner`,
+    [relations],
+  );
+}
+
+/**
+ * The views that read the tables, directly or through other views, in an order they can be
+ * created in (each after the views it reads), with their definitions and grants.
+ */
+async function dependentViews(
+  tx: EntityManager,
+  tables: readonly string[],
+): Promise<{ name: string; definition: string; grants: Grant[] }[]> {
+  const rows: { oid: string; name: string; definition: string }[] = await tx.query(
+    `with recursive readers(oid, depth) as (
+       select r.ev_class, 1
+         from pg_depend d join pg_rewrite r on r.oid = d.objid
+        where d.classid = 'pg_rewrite'::regclass and d.refclassid = 'pg_class'::regclass
+          and d.refobjid = any($1::regclass[]) and r.ev_class <> d.refobjid
+       union
+       select r.ev_class, readers.depth + 1
+         from readers join pg_depend d on d.refobjid = readers.oid
+         join pg_rewrite r on r.oid = d.objid
+        where d.classid = 'pg_rewrite'::regclass and d.refclassid = 'pg_class'::regclass
+          and r.ev_class <> d.refobjid
+     )
+     select c.oid::text as oid, quote_ident(n.nspname) || '.' || quote_ident(c.relname) as name,
+            pg_get_viewdef(c.oid) as definition
+       from (select oid, max(depth) as depth from readers group by oid) v
+       join pg_class c on c.oid = v.oid and c.relkind = 'v'
+       join pg_namespace n on n.oid = c.relnamespace
+      order by v.depth, name`,
+    [tables.map(live)],
+  );
+  const grants = await tableGrants(
+    tx,
+    rows.map((r) => r.name),
+  );
+  return rows.map((r) => ({
+    name: r.name,
+    definition: r.definition,
+    grants: grants.filter((g) => g.relation === r.name),
+  }));
 }
 
 async function ownedSequences(

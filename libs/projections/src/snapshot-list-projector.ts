@@ -14,6 +14,11 @@ export interface SnapshotListSpec<S> {
   evolve(state: S | null, event: { type: string; data: unknown }): S | null;
   /** The row's columns by name, from the folded state (`id`, `created_position`, `snapshot` are added). */
   columns(state: S): Record<string, unknown>;
+  /**
+   * What the row keeps of the state as its snapshot (default: all of it), for a state with a part
+   * kept in a table of its own. `evolve` must not need the part left out.
+   */
+  snapshot?(state: S): S;
 }
 
 /**
@@ -46,7 +51,7 @@ export class SnapshotListProjector<S> implements Projector {
       id,
       ...this.spec.columns(state),
       created_position: rows[0]?.created_position ?? recorded.globalPosition.toString(),
-      snapshot: JSON.stringify(state),
+      snapshot: JSON.stringify(this.spec.snapshot ? this.spec.snapshot(state) : state),
     };
     const names = Object.keys(row);
     const updated = names.filter((n) => n !== 'id' && n !== 'created_position');

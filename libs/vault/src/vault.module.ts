@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { PaymentGateway, SandboxGateway } from '../../gateway/src';
+import { Pool } from 'pg';
+import { PaymentGateway, PostgresSandboxMemory, SandboxGateway } from '../../gateway/src';
 import { MerchantsModule } from '../../merchants/src';
 import { Clock } from '../../platform/src/clock/clock';
 import { CardVault } from './application/card-vault';
@@ -14,13 +15,22 @@ import { StoredCredentialsController } from './http/stored-credentials.controlle
 /**
  * The vault: sealed card and bank data (CardVault) and the stored credentials minted on it
  * (read, list, revoke). The payment gateway port is provided here, the sandbox adapter on the
- * platform clock, until a processor adapter exists; other modules import it from here.
+ * platform clock with its records in PostgreSQL, until a processor adapter exists; other modules
+ * import it from here.
  */
 @Module({
   imports: [MerchantsModule],
   controllers: [StoredCredentialsController],
   providers: [
-    { provide: PaymentGateway, useFactory: (clock: Clock) => new SandboxGateway(clock), inject: [Clock] },
+    {
+      provide: PaymentGateway,
+      // The sandbox keeps its records in the database, shared by every process (docs/gateway.md).
+      useFactory: async (clock: Clock, pool: Pool) => {
+        await PostgresSandboxMemory.migrate(pool);
+        return new SandboxGateway(clock, { memory: new PostgresSandboxMemory(pool) });
+      },
+      inject: [Clock, Pool],
+    },
     CardVault,
     RunStoredCredentialCommandHandler,
     MintStoredCredentialHandler,

@@ -5,3 +5,4 @@ export { WEBHOOK_DELIVERIES_CHANNEL, EVENT_RETENTION_DAYS } from './application/
 export { deliveryIdFor, envelopeIdFor, primaryEndpointIdFor } from './application/webhook-ids';
 export { WebhookSender, type Resolver } from './application/webhook-sender';
 export { WEBHOOKS_READ_MODEL } from './application/webhook-endpoint-commands';
+export { WEBHOOK_QUEUE_GAUGES } from './application/webhook-metrics';

@@ -42,6 +42,10 @@ button{font:inherit;padding:.3rem .8rem;border:0;border-radius:4px;background:#0
     <table id="projections"><thead><tr><th>read model</th><th>state</th><th>checkpoint</th><th>head</th><th>lag (events to apply)</th><th>behind head</th><th>last error</th></tr></thead><tbody></tbody></table>
   </section>
   <section>
+    <h2>Open reconciliation exceptions <span id="exceptions-total" class="muted"></span></h2>
+    <table id="exceptions"><thead><tr><th>created</th><th>type</th><th>severity</th><th>merchant</th><th>batch</th><th>transaction</th><th>description</th></tr></thead><tbody></tbody></table>
+  </section>
+  <section>
     <h2>Stream history</h2>
     <form id="history"><input id="stream" placeholder="merchant-…, transaction-…, partner-…" size="56" required> <button type="submit">Show</button></form>
     <table id="events"><thead><tr><th>rev</th><th>type</th><th>recorded at</th><th>metadata</th><th>data</th></tr></thead><tbody></tbody></table>
@@ -69,11 +73,23 @@ async function projections() {
     body.append(tr);
   }
 }
+async function exceptions() {
+  const { data, pagination } = await call('/platform/reconciliation-exceptions?state=OPEN&page_size=100');
+  const total = pagination.total_count;
+  const body = $('exceptions').tBodies[0]; body.replaceChildren();
+  for (const x of data) {
+    const tr = document.createElement('tr');
+    tr.append(cell(x.created_at), cell(x.type), cell(x.severity, x.severity === 'HIGH' || x.severity === 'CRITICAL' ? 'bad' : ''), cell(x.merchant_id), cell(x.batch_id), cell(x.transaction_id), cell(x.description));
+    body.append(tr);
+  }
+  $('exceptions-total').textContent = total + ' open' + (total > data.length ? ', newest ' + data.length + ' shown' : '');
+}
+const refresh = () => Promise.all([projections(), exceptions()]);
 $('connect').addEventListener('submit', async (e) => {
   e.preventDefault(); key = $('key').value.trim(); $('key').value = '';
-  try { await projections(); say('connected', 'ok'); } catch (err) { key = null; say('refused: ' + err.message, 'bad'); }
+  try { await refresh(); say('connected', 'ok'); } catch (err) { key = null; say('refused: ' + err.message, 'bad'); }
 });
-$('refresh').addEventListener('click', () => projections().catch((err) => say(err.message, 'bad')));
+$('refresh').addEventListener('click', () => refresh().catch((err) => say(err.message, 'bad')));
 $('history').addEventListener('submit', async (e) => {
   e.preventDefault();
   const body = $('events').tBodies[0]; body.replaceChildren();

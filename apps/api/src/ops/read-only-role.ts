@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Pool } from 'pg';
 
-/** The role analysts connect as: it can read every read model and the event log, and change nothing. */
+/**
+ * The role analysts connect as: it can read every read model, the analysts' views and the event
+ * log, and change nothing.
+ */
 export const READ_ONLY_ROLE = 'payments_readonly';
 
 /**
@@ -20,16 +23,21 @@ export function readOnlyRoleSql(password: string): string[] {
        end if;
      end $$`,
     `alter role ${READ_ONLY_ROLE} set default_transaction_read_only = on`,
+    // An analyst's runaway query stops instead of holding the service's database.
+    `alter role ${READ_ONLY_ROLE} set statement_timeout = '5min'`,
     `grant connect on database "__DATABASE__" to ${READ_ONLY_ROLE}`,
     `grant usage on schema public to ${READ_ONLY_ROLE}`,
     `grant select on all tables in schema public to ${READ_ONLY_ROLE}`,
     `alter default privileges grant select on tables to ${READ_ONLY_ROLE}`,
-    `do $$ begin
-       if exists (select from pg_namespace where nspname = 'event_store') then
-         execute 'grant usage on schema event_store to ${READ_ONLY_ROLE}';
-         execute 'grant select on all tables in schema event_store to ${READ_ONLY_ROLE}';
+    // The event log, and the analysts' views (schema analyst, docs/analysts.md).
+    ...['event_store', 'analyst'].map(
+      (schema) => `do $$ begin
+       if exists (select from pg_namespace where nspname = '${schema}') then
+         execute 'grant usage on schema ${schema} to ${READ_ONLY_ROLE}';
+         execute 'grant select on all tables in schema ${schema} to ${READ_ONLY_ROLE}';
        end if;
      end $$`,
+    ),
   ];
 }
 

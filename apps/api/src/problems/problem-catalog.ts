@@ -94,6 +94,10 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
     action: 'Create it with PUT first.',
   },
   settlement_batch_not_found: { meaning: 'No such settlement batch.', action: 'Check the batch id.' },
+  reconciliation_exception_not_found: {
+    meaning: 'No such reconciliation exception.',
+    action: 'Check the exception id (GET /settlement/exceptions lists them).',
+  },
   terminal_not_found: {
     meaning: 'No such terminal of yours.',
     action: 'Check the terminal id (GET /terminals lists yours).',
@@ -265,6 +269,11 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
   hpp_session_command_invalid: {
     meaning: 'An internal command contradicted the session’s facts.',
     action: 'Report the `request_id`: this is a platform bug.',
+  },
+  reconciliation_exception_invalid: {
+    meaning:
+      'The resolution was refused for its content: a blank `resolution`, or one over 1,000 characters.',
+    action: 'Send a `resolution` of 1 to 1,000 characters saying what was done or decided.',
   },
   settlement_batch_invalid: {
     meaning: 'The settlement run tried to open a batch it must not (empty, duplicated or mixed members).',

@@ -6,6 +6,14 @@ import { subtractMinor, sumMinor } from '../../../platform/src/money/money';
 // no lib-level index.ts yet, so this is a direct import of the pure module.)
 import { isAbaRoutingNumber } from '../../../platform/src/banking/aba';
 import { cardExpired, cardNumberProblem, type CardFunding } from '../card';
+import {
+  ProcessSandboxMemory,
+  sandboxTransactionId,
+  type Decision,
+  type SandboxCall,
+  type SandboxMemory,
+  type SandboxTransaction,
+} from './sandbox-memory';
 import { sandboxCardFunding } from './test-cards';
 import {
   GatewayReferenceReused,
@@ -62,6 +70,8 @@ export const SANDBOX_CENTS_TRIGGERS: Readonly<Record<string, DeclineCode | 'unkn
 export interface SandboxGatewayOptions {
   /** Start with every call answering UNKNOWN (see {@link SandboxGateway.setUnknownOutcomeMode}). */
   unknownOutcomeMode?: boolean;
+  /** Where references and transactions are kept; default: this process's memory. */
+  memory?: SandboxMemory;
 }
 
 /** What the sandbox has done, for tests: each counts effects, never answers. */
@@ -72,28 +82,12 @@ export interface SandboxEffects {
   voids: number;
 }
 
-/** A transaction as the sandbox gateway holds it (no PAN, no account number). */
-export interface SandboxTransaction {
-  kind: 'CAPTURE' | 'ACH_DEBIT' | 'REFUND';
-  amountMinor: bigint;
-  refundedMinor: bigint;
-  voided: boolean;
-}
-
-interface Results {
+type Results = {
   authorizeAndCapture: ChargeResult;
   refund: RefundResult;
   void: VoidResult;
   achDebit: AchDebitResult;
-}
-
-interface ReferenceRecord {
-  operation: GatewayOperation;
-  /** A hash of the request's parameters (no CVC: the vault may not keep it for a retry). */
-  fingerprint: string;
-  /** The outcome the gateway holds; never UNKNOWN. */
-  result: Results[GatewayOperation];
-}
+};
 
 const UNKNOWN = { outcome: 'UNKNOWN' } as const;
 
@@ -114,9 +108,10 @@ const UNKNOWN = { outcome: 'UNKNOWN' } as const;
  * - Refund and void act on the sandbox's own record of a capture or ACH debit
  *   (`transaction_not_found`, `transaction_not_refundable`, `transaction_not_voidable`,
  *   `amount_exceeds_refundable`); the cents triggers do not apply to them.
- * - Idempotent by reference: each reference's outcome is kept in memory, so a repeat answers the
- *   same and has no second effect. The memory is PER PROCESS: a restart forgets every reference
- *   (acceptable for a sandbox; a real gateway keeps them).
+ * - Idempotent by reference: each reference's outcome is kept ({@link SandboxMemory}), so a repeat
+ *   answers the same and has no second effect. The service keeps them in PostgreSQL, shared by
+ *   every process like a real gateway's records ({@link PostgresSandboxMemory}); alone, the
+ *   gateway keeps them in this process's memory.
  * - Unknown-outcome mode: while on, every call is carried out and recorded as usual but answers
  *   UNKNOWN (as when the response is lost on the way back), and `lookup` answers UNKNOWN. Once it
  *   is off, a retry or lookup of the reference answers what the gateway did.
@@ -124,8 +119,7 @@ const UNKNOWN = { outcome: 'UNKNOWN' } as const;
  * Nothing is logged; the sandbox keeps no PAN, CVC or account number (only hashes in fingerprints).
  */
 export class SandboxGateway extends PaymentGateway {
-  private readonly references = new Map<string, ReferenceRecord>();
-  private readonly transactions = new Map<string, SandboxTransaction>();
+  private readonly memory: SandboxMemory;
   private readonly counts: SandboxEffects = { captures: 0, achDebits: 0, refunds: 0, voids: 0 };
   private unknownOutcomeMode: boolean;
 
@@ -136,6 +130,7 @@ export class SandboxGateway extends PaymentGateway {
   ) {
     super();
     this.unknownOutcomeMode = options.unknownOutcomeMode ?? false;
+    this.memory = options.memory ?? new ProcessSandboxMemory();
   }
 
   /** While on, every call answers UNKNOWN (the pending path); effects still happen. */
@@ -143,13 +138,13 @@ export class SandboxGateway extends PaymentGateway {
     this.unknownOutcomeMode = on;
   }
 
+  /** What this process's calls did (calls another process made count there). */
   effects(): SandboxEffects {
     return { ...this.counts };
   }
 
-  transaction(gatewayTransactionId: string): SandboxTransaction | undefined {
-    const found = this.transactions.get(gatewayTransactionId);
-    return found && { ...found };
+  transaction(gatewayTransactionId: string): Promise<SandboxTransaction | undefined> {
+    return this.memory.transaction(gatewayTransactionId);
   }
 
   async authorizeAndCapture(request: AuthorizeAndCaptureRequest): Promise<ChargeResult> {
@@ -165,7 +160,7 @@ export class SandboxGateway extends PaymentGateway {
         card.expYear,
       ]),
     );
-    return this.once('authorizeAndCapture', reference, fingerprint, () => {
+    return this.once({ operation: 'authorizeAndCapture', reference, fingerprint }, 'captures', () => {
       const refusal =
         amountRefusal(amountMinor) ??
         (CURRENCY_EXPONENTS[currency] === undefined ? 'currency_not_supported' : null) ??
@@ -176,17 +171,16 @@ export class SandboxGateway extends PaymentGateway {
       if (trigger !== 'approve' && trigger !== 'unknown_then_approved') {
         return { result: { outcome: 'DECLINED', declineCode: trigger } };
       }
-      const gatewayTransactionId = this.record(reference, 'CAPTURE', amountMinor);
-      this.counts.captures++;
       return {
         result: {
           outcome: 'APPROVED',
           authorizationCode: authorizationCode(reference),
-          gatewayTransactionId,
+          gatewayTransactionId: sandboxTransactionId(reference),
           avsResponseCode: sandboxAvs(card.postalCode ?? null),
           cvResponseCode: card.cvc ? 'M' : 'P',
         },
         answerUnknown: trigger === 'unknown_then_approved',
+        creates: { kind: 'CAPTURE', amountMinor },
       };
     });
   }
@@ -203,7 +197,7 @@ export class SandboxGateway extends PaymentGateway {
         secCode,
       ]),
     );
-    return this.once('achDebit', reference, fingerprint, () => {
+    return this.once({ operation: 'achDebit', reference, fingerprint }, 'achDebits', () => {
       const refusal =
         amountRefusal(amountMinor) ??
         (isAbaRoutingNumber(routingNumber) ? null : 'invalid_routing_number') ??
@@ -213,11 +207,10 @@ export class SandboxGateway extends PaymentGateway {
       if (trigger !== 'approve' && trigger !== 'unknown_then_approved') {
         return { result: { outcome: 'DECLINED', declineCode: trigger } };
       }
-      const gatewayTransactionId = this.record(reference, 'ACH_DEBIT', amountMinor);
-      this.counts.achDebits++;
       return {
-        result: { outcome: 'SUBMITTED', gatewayTransactionId },
+        result: { outcome: 'SUBMITTED', gatewayTransactionId: sandboxTransactionId(reference) },
         answerUnknown: trigger === 'unknown_then_approved',
+        creates: { kind: 'ACH_DEBIT', amountMinor },
       };
     });
   }
@@ -225,32 +218,36 @@ export class SandboxGateway extends PaymentGateway {
   async refund(request: RefundRequest): Promise<RefundResult> {
     const { reference, gatewayTransactionId, amountMinor } = request;
     const fingerprint = hash(JSON.stringify([gatewayTransactionId, amountMinor.toString()]));
-    return this.once('refund', reference, fingerprint, () => {
-      const parent = this.transactions.get(gatewayTransactionId);
+    const call = { operation: 'refund' as const, reference, fingerprint, parentId: gatewayTransactionId };
+    return this.once(call, 'refunds', (parent) => {
       if (!parent) return { result: { outcome: 'DECLINED', declineCode: 'transaction_not_found' } };
       const refusal =
         amountRefusal(amountMinor) ??
         (parent.kind === 'REFUND' || parent.voided ? 'transaction_not_refundable' : null) ??
         (amountMinor > parent.amountMinor - parent.refundedMinor ? 'amount_exceeds_refundable' : null);
       if (refusal) return { result: { outcome: 'DECLINED', declineCode: refusal } };
-      parent.refundedMinor += amountMinor;
-      const refundId = this.record(reference, 'REFUND', amountMinor);
-      this.counts.refunds++;
-      return { result: { outcome: 'APPROVED', gatewayTransactionId: refundId } };
+      return {
+        result: { outcome: 'APPROVED', gatewayTransactionId: sandboxTransactionId(reference) },
+        creates: { kind: 'REFUND', amountMinor },
+        refunds: amountMinor,
+      };
     });
   }
 
   async void(request: VoidRequest): Promise<VoidResult> {
     const { reference, gatewayTransactionId } = request;
-    return this.once('void', reference, hash(gatewayTransactionId), () => {
-      const parent = this.transactions.get(gatewayTransactionId);
+    const call = {
+      operation: 'void' as const,
+      reference,
+      fingerprint: hash(gatewayTransactionId),
+      parentId: gatewayTransactionId,
+    };
+    return this.once(call, 'voids', (parent) => {
       if (!parent) return { result: { outcome: 'DECLINED', declineCode: 'transaction_not_found' } };
       if (parent.kind === 'REFUND' || parent.voided || parent.refundedMinor > 0n) {
         return { result: { outcome: 'DECLINED', declineCode: 'transaction_not_voidable' } };
       }
-      parent.voided = true;
-      this.counts.voids++;
-      return { result: { outcome: 'APPROVED' } };
+      return { result: { outcome: 'APPROVED' }, voids: true };
     });
   }
 
@@ -261,38 +258,28 @@ export class SandboxGateway extends PaymentGateway {
 
   async lookup(reference: string): Promise<GatewayLookup> {
     if (this.unknownOutcomeMode) return { status: 'UNKNOWN' };
-    const record = this.references.get(reference);
+    const record = await this.memory.lookup(reference);
     if (!record) return { status: 'NOT_FOUND' };
     return { status: 'FOUND', operation: record.operation, result: { ...record.result } } as GatewayLookup;
   }
 
   /**
-   * The idempotency core: the first call of a reference carries out `process` and keeps its
-   * outcome; every later call answers that outcome without running anything. No `await` between
-   * the read and the write of the map, so two concurrent calls cannot both carry it out.
+   * The idempotency core: the first call of a reference decides (with {@link SandboxMemory.once},
+   * which keeps its outcome and effects together); every later call answers that outcome and does
+   * nothing. An approval that did something counts in {@link effects}.
    */
-  private once<Op extends GatewayOperation>(
-    operation: Op,
-    reference: string,
-    fingerprint: string,
-    process: () => { result: Results[Op]; answerUnknown?: boolean },
-  ): Results[Op] {
-    const existing = this.references.get(reference);
-    if (existing) {
-      if (existing.operation !== operation || existing.fingerprint !== fingerprint) {
-        throw new GatewayReferenceReused(reference, operation);
-      }
-      return (this.unknownOutcomeMode ? UNKNOWN : { ...existing.result }) as Results[Op];
+  private async once<Op extends GatewayOperation>(
+    call: SandboxCall & { operation: Op },
+    effect: keyof SandboxEffects,
+    decide: (parent: SandboxTransaction | undefined) => Decision & { result: Results[Op] },
+  ): Promise<Results[Op]> {
+    const { stored, fresh, answerUnknown } = await this.memory.once(call, decide);
+    if (stored.operation !== call.operation || stored.fingerprint !== call.fingerprint) {
+      throw new GatewayReferenceReused(call.reference, call.operation);
     }
-    const { result, answerUnknown } = process();
-    this.references.set(reference, { operation, fingerprint, result });
+    const result = stored.result as Results[Op];
+    if (fresh && result.outcome !== 'DECLINED') this.counts[effect]++;
     return (this.unknownOutcomeMode || answerUnknown ? UNKNOWN : { ...result }) as Results[Op];
-  }
-
-  private record(reference: string, kind: SandboxTransaction['kind'], amountMinor: bigint): string {
-    const id = `sbx_${hash(`transaction:${reference}`).slice(0, 24)}`;
-    this.transactions.set(id, { kind, amountMinor, refundedMinor: 0n, voided: false });
-    return id;
   }
 
   private expiryRefusal(expMonth: number, expYear: number): DeclineCode | null {

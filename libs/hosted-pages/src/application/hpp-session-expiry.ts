@@ -57,6 +57,8 @@ export class HppSessionExpiry implements OnApplicationBootstrap, OnModuleDestroy
       () => this.pass(),
       HPP_EXPIRY_INTERVAL_MS,
       (err: unknown) => this.logger.warn({ err }, 'hpp session expiry sweep failed'),
+      // One pass per interval across every process on the database (docs/operations.md).
+      { pool, name: 'hpp-session-expiry' },
     );
   }
 

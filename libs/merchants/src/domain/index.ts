@@ -7,5 +7,6 @@ export * from './merchant-states';
 export * from './merchant-stream';
 export type { TransactionPrice } from './fees/fee-pricing';
 export { customFieldValuesFormErrors } from './custom-fields/custom-field-values';
+export type { FeeProfileTerms, PricingModel } from './fees/fee-events';
 export { toCustomFieldConfiguration } from './custom-fields/custom-fields-decide';
 export { CUSTOM_FIELDS_WEBHOOK_EVENT_TYPES } from './custom-fields/custom-field-events';

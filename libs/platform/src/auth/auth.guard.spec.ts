@@ -14,6 +14,7 @@ import {
 } from './credential-directory';
 import { OperatorKey } from './operator-key';
 import { RateLimiter } from './rate-limiter';
+import { MemoryRateWindows } from './rate-windows';
 import { generateKey, hashKey } from './secret-key';
 
 /** Keys by prefix, in memory: what the SQL directory answers from the `partner-access` read model. */
@@ -114,7 +115,7 @@ function terminalKey(overrides: Partial<TerminalCredential> = {}): string {
     { provide: OperatorKey, useValue: new OperatorKey(operatorKey.hash) },
     { provide: CredentialDirectory, useValue: directory },
     { provide: TerminalCredentialDirectory, useValue: terminalDirectory },
-    { provide: RateLimiter, useValue: new RateLimiter(() => now) },
+    { provide: RateLimiter, useValue: new RateLimiter(new MemoryRateWindows(() => now), () => now) },
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: ProblemFilter },
   ],

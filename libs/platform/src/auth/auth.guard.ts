@@ -79,7 +79,7 @@ export class AuthGuard implements CanActivate {
         throw deny(403, 'unauthorized', `terminal keys cannot call ${access.tier} endpoints`);
       }
       // Each terminal has its own budget, so a chatty device never spends its partner's.
-      this.limitRate(`terminal:${terminal.terminalId}`, terminal.rateLimitTier, reply);
+      await this.limitRate(`terminal:${terminal.terminalId}`, terminal.rateLimitTier, reply);
       requireFeature(terminal.enabledFeatures);
       request.principal = {
         kind: 'terminal',
@@ -106,7 +106,7 @@ export class AuthGuard implements CanActivate {
     if (!ipAllowed(request.ip, credential.ipAllowlist)) {
       throw deny(403, 'ip_not_allowed', `calls from ${request.ip} are not in the partner's ip_allowlist`);
     }
-    this.limitRate(credential.partnerId, credential.rateLimitTier, reply);
+    await this.limitRate(credential.partnerId, credential.rateLimitTier, reply);
     if (!credential.scopes.includes(access.scope)) {
       throw deny(403, 'unauthorized', `this key lacks the scope ${access.scope}`);
     }
@@ -124,8 +124,8 @@ export class AuthGuard implements CanActivate {
   }
 
   /** One request against the caller's budget (429 with `Retry-After` when it is spent). */
-  private limitRate(key: string, tier: string, reply: FastifyReply): void {
-    const rate = this.limiter.take(key, tier);
+  private async limitRate(key: string, tier: string, reply: FastifyReply): Promise<void> {
+    const rate = await this.limiter.take(key, tier);
     const rateHeaders = {
       'ratelimit-limit': String(rate.limit),
       'ratelimit-remaining': String(rate.remaining),

@@ -20,6 +20,7 @@ describe('configuration', () => {
       httpRequestTimeoutMs: 30000,
       httpKeepAliveTimeoutMs: 5000,
       readCacheMaxAgeMs: 1000,
+      trustProxy: [],
     });
   });
 
@@ -41,6 +42,7 @@ describe('configuration', () => {
       HTTP_REQUEST_TIMEOUT_MS: '60000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
       READ_CACHE_MAX_AGE_MS: '250',
+      TRUST_PROXY: '10.0.0.0/8, 172.16.0.0/12,::1',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -57,6 +59,7 @@ describe('configuration', () => {
       httpRequestTimeoutMs: 60000,
       httpKeepAliveTimeoutMs: 65000,
       readCacheMaxAgeMs: 250,
+      trustProxy: ['10.0.0.0/8', '172.16.0.0/12', '::1'],
     });
   });
 
@@ -119,6 +122,13 @@ describe('configuration', () => {
       /HTTP_REQUEST_TIMEOUT_MS="10000": must not be below HTTP_HEADERS_TIMEOUT_MS/,
     ],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', { HTTP_KEEP_ALIVE_TIMEOUT_MS: '-5' }, /HTTP_KEEP_ALIVE_TIMEOUT_MS/],
+    [
+      'TRUST_PROXY',
+      { TRUST_PROXY: '10.0.0.0/8,caddy' },
+      /TRUST_PROXY="caddy": must be a comma-separated list/,
+    ],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY="10.0.0.0\/33"/],
+    ['TRUST_PROXY', { TRUST_PROXY: 'true' }, /TRUST_PROXY="true"/],
   ];
   it.each(bad)('refuses a bad %s with one line naming it', (variable, env, message) => {
     let error: unknown;

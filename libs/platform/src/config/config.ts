@@ -2,6 +2,8 @@
  * The service's configuration, read once from the environment at start (CONTRACT §1). A bad
  * value stops the process with one line naming the variable and what it accepts.
  */
+import { isAddressOrRange } from '../net/ip-allowlist';
+
 export type AppEnv = 'sandbox' | 'production';
 
 export interface AppConfig {
@@ -37,6 +39,11 @@ export interface AppConfig {
    * the bound on how late a change made on another process is seen. 0 turns the caches off.
    */
   readCacheMaxAgeMs: number;
+  /**
+   * Addresses or CIDR ranges of the proxies in front of the service, whose `X-Forwarded-For` names
+   * the client; empty: the socket's peer is the client, and `X-Forwarded-For` is ignored.
+   */
+  trustProxy: string[];
 }
 
 export class ConfigError extends Error {
@@ -165,6 +172,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   const httpKeepAliveTimeoutMs = integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000);
 
+  const trustProxy = (read(env, 'TRUST_PROXY') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of trustProxy) {
+    if (!isAddressOrRange(entry)) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        entry,
+        'must be a comma-separated list of IP addresses or CIDR ranges (the proxies in front of the service)',
+      );
+    }
+  }
+
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError('LOG_LEVEL', logLevel, `must be one of ${LOG_LEVELS.join(', ')}`);
@@ -193,5 +214,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     httpRequestTimeoutMs,
     httpKeepAliveTimeoutMs,
     readCacheMaxAgeMs: integer(env, 'READ_CACHE_MAX_AGE_MS', 1000, 0, 60_000),
+    trustProxy,
   };
 }

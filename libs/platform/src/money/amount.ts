@@ -36,6 +36,20 @@ export function parseAmount(
   return { ok: true, minor: BigInt(match[1] + (decimals ?? '').padEnd(exponent, '0')) };
 }
 
+/**
+ * A signed amount (`"-10.50"`, `"10.50"`): money moving either way, as settlement reports it (a
+ * refund is negative). The same form as {@link parseAmount} after an optional leading `-`.
+ */
+export function parseSignedAmount(
+  value: unknown,
+  currency = 'USD',
+): { ok: true; minor: bigint } | { ok: false; problem: AmountProblem } {
+  if (typeof value !== 'string') return { ok: false, problem: 'not_a_string' };
+  const negative = value.startsWith('-');
+  const parsed = parseAmount(negative ? value.slice(1) : value, currency);
+  return parsed.ok && negative ? { ok: true, minor: -parsed.minor } : parsed;
+}
+
 /** Minor units back to the wire form with exactly the currency's decimals ("1050" → "10.50"). */
 export function formatAmount(minor: bigint, currency = 'USD'): string {
   const exponent = CURRENCY_EXPONENTS[currency] ?? 2;
@@ -58,6 +72,24 @@ const MESSAGES: Record<AmountProblem, string> = {
   too_many_decimals: 'has more decimals than the currency allows',
   unknown_currency: 'has an unsupported currency',
 };
+
+/** A DTO field holding a signed amount in USD (settlement reports: a refund is negative). */
+export function IsSignedDecimalAmount(options: ValidationOptions = {}) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isSignedDecimalAmount',
+      target: target.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => parseSignedAmount(value).ok,
+        defaultMessage(args) {
+          const result = parseSignedAmount(args?.value);
+          return result.ok ? 'is valid' : `${MESSAGES[result.problem]}, with a leading - when negative`;
+        },
+      },
+    });
+}
 
 /** A DTO field holding an amount; `currencyField` names the sibling field with the currency. */
 export function IsDecimalAmount(currencyField?: string, options: ValidationOptions = {}) {

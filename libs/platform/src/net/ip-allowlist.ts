@@ -24,6 +24,16 @@ function parseAddress(raw: string): { address: string; family: Family } | null {
   return { address, family: family === 4 ? 'ipv4' : 'ipv6' };
 }
 
+/** An address (`10.0.0.7`, `::1`) or a range in CIDR notation (`10.0.0.0/8`, `fd00::/8`). */
+export function isAddressOrRange(entry: string): boolean {
+  const slash = entry.indexOf('/');
+  const network = parseAddress(slash === -1 ? entry : entry.slice(0, slash));
+  if (!network) return false;
+  if (slash === -1) return true;
+  const prefix = entry.slice(slash + 1);
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (network.family === 'ipv4' ? 32 : 128);
+}
+
 /**
  * Every IPv4 address and range is matched in its IPv4-mapped IPv6 form, so `127.0.0.1`,
  * `::ffff:127.0.0.1` and `::ffff:7f00:1` are one client. IPv4 and the rest of IPv6 are kept in

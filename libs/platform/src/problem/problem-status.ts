@@ -17,6 +17,7 @@ export const PROBLEM_STATUS: Readonly<Record<string, number>> = {
   transaction_not_found: 404,
   hpp_session_not_found: 404,
   settlement_batch_not_found: 404,
+  reconciliation_exception_not_found: 404,
   partner_not_found: 404,
   api_key_not_found: 404,
   feature_flag_not_found: 404,

@@ -80,7 +80,7 @@ describe('the settlement batch resource', () => {
       state: 'PENDING',
       reporting_basis: 'gateway_reported',
       processing_account: { merchant_id: MERCHANT, processor_key: 'SANDBOX_PROCESSOR' },
-      vendor_status: null,
+      vendor_status: 'PENDING',
       gateway_batch_id: 'gw_0b6f3a528a0e4d3c',
       processor_batch_id: null,
       closed_settlement_batch_id: null,
@@ -114,6 +114,7 @@ describe('the settlement batch resource', () => {
       amount: '-30.00',
       settled_at: '2026-11-20T22:00:01.000Z',
       match_state: 'RECORDED',
+      reported_amount: null,
     });
   });
 });

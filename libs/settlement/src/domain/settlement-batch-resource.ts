@@ -1,18 +1,12 @@
 import { formatAmount } from '../../../platform/src/money/amount';
-import type { SettlementBatch } from './settlement-batch';
-import type { SettlementBatchMember } from './settlement-batch-events';
-
-/** Spec "Batch member" `match_state` while only the gateway has reported the member. */
-export const MEMBER_MATCH_STATE_RECORDED = 'RECORDED';
+import type { BatchMember, SettlementBatch } from './settlement-batch';
 
 /**
- * The spec's Settlement batch resource, every field. Money is a decimal string in the batch's
- * currency, signed as money moving to the merchant. Fields the processor's report fills
- * (`processor_batch_id`, `closed_settlement_batch_id`, `vendor_settlement_batch_id`,
- * `vendor_status`, `fees`, `net_amount`, `reconciled_at`) are null until it arrives;
- * `held_reason` is null unless a batch is held. Extension beyond the spec's list: `currency`.
+ * The spec's Settlement batch resource, every field (docs/settlement.md gives each one's meaning
+ * and when it is null). Money is a decimal string in the batch's currency, signed as money moving
+ * to the merchant. Extension beyond the spec's list: `currency`.
  */
-export function toBatchResource(b: SettlementBatch) {
+export function toBatchResource(b: Omit<SettlementBatch, 'members'>) {
   const money = (minor: string | null) => (minor === null ? null : formatAmount(BigInt(minor), b.currency));
   return {
     id: b.id,
@@ -46,8 +40,13 @@ export function toBatchResource(b: SettlementBatch) {
 
 export type BatchResource = ReturnType<typeof toBatchResource>;
 
-/** The spec's Batch member. Extension: `type` (the transaction's type, which gives the sign). */
-export function toBatchMemberResource(member: SettlementBatchMember, currency: string) {
+/**
+ * The spec's Batch member. `match_state`: RECORDED (only the gateway has reported it), then as the
+ * last processor report found it: MATCHED, MISMATCHED (a line with a difference, or several lines)
+ * or MISSING (no line). Extensions: `type` (the transaction's type, which gives the sign) and
+ * `reported_amount` (its line's amount in the last report; null before one, or when missing).
+ */
+export function toBatchMemberResource(member: BatchMember, currency: string) {
   return {
     id: member.memberId,
     transaction_id: member.transactionId,
@@ -56,6 +55,8 @@ export function toBatchMemberResource(member: SettlementBatchMember, currency: s
     type: member.type,
     amount: formatAmount(BigInt(member.amountMinor), currency),
     settled_at: member.settledAt,
-    match_state: MEMBER_MATCH_STATE_RECORDED,
+    match_state: member.matchState,
+    reported_amount:
+      member.reportedAmountMinor === null ? null : formatAmount(BigInt(member.reportedAmountMinor), currency),
   };
 }

@@ -55,6 +55,8 @@ export class TransactionSweeps implements OnApplicationBootstrap, OnModuleDestro
       () => this.pass(),
       TRANSACTION_SWEEP_INTERVAL_MS,
       (err: unknown) => this.logger.warn({ err }, 'transaction sweep failed'),
+      // One pass per interval across every process on the database (docs/operations.md).
+      { pool, name: 'transaction-sweeps' },
     );
   }
 

@@ -87,7 +87,10 @@ export interface TransactionApproved {
     gatewayTransactionId: string | null;
     avsResponseCode: string | null;
     cvResponseCode: string | null;
-    /** ACH: the banking date the entry settles on (same-day ACH: the submission's banking day). */
+    /**
+     * ACH: the entry's submission day, the banking day on or after the gateway accepted it. It
+     * clears 1 to 3 banking days later (the settlement run's rules, libs/settlement).
+     */
     effectiveDate: string | null;
     at: string;
   };

@@ -104,6 +104,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
       () => this.keepHouse(),
       HOUSEKEEPING_INTERVAL_MS,
       (err: unknown) => this.logger.warn({ err }, 'webhook housekeeping failed'),
+      // One pass per interval across every process on the database (docs/operations.md).
+      { pool, name: 'webhook-housekeeping' },
     );
   }
 

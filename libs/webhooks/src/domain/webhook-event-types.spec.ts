@@ -90,6 +90,9 @@ describe('the webhook event-type mapping', () => {
     expect(webhookTypesOf('HppSessionExpired')).toEqual(['hpp_session.expired']);
     expect(webhookTypesOf('StoredCredentialRevoked')).toEqual(['stored_credential.revoked']);
     expect(webhookTypesOf('SettlementBatchOpened')).toEqual(['settlement_batch.opened']);
+    expect(webhookTypesOf('SettlementBatchReconciled')).toEqual(['settlement_batch.reconciled']);
+    expect(webhookTypesOf('ReconciliationExceptionOpened')).toEqual(['reconciliation_exception.opened']);
+    expect(webhookTypesOf('SettlementBatchExceptionOutcomeRecorded')).toEqual([]);
     expect(webhookTypesOf('TerminalActivated')).toEqual(['terminal.activated']);
     expect(webhookTypesOf('TerminalHeartbeatRecorded')).toEqual([]);
   });

@@ -4,7 +4,7 @@ import {
   CUSTOM_FIELDS_WEBHOOK_EVENT_TYPES,
   MERCHANT_WEBHOOK_EVENT_TYPES,
 } from '../../../merchants/src/domain';
-import { SETTLEMENT_BATCH_WEBHOOK_EVENT_TYPES } from '../../../settlement/src/domain';
+import { SETTLEMENT_WEBHOOK_EVENTS } from '../../../settlement/src/domain';
 import { TERMINALS_WEBHOOK_EVENTS } from '../../../terminals/src/domain';
 import { TRANSACTION_WEBHOOK_EVENT_TYPES } from '../../../transactions/src/domain';
 import { STORED_CREDENTIAL_WEBHOOK_EVENT_TYPES } from '../../../vault/src/domain';
@@ -25,6 +25,7 @@ export type WebhookObjectKind =
   | 'stored_credential'
   | 'customer'
   | 'settlement_batch'
+  | 'reconciliation_exception'
   | 'terminal'
   | 'webhook_endpoint';
 
@@ -170,11 +171,7 @@ export const WEBHOOK_EVENT_TYPE_CATALOG: readonly WebhookEventTypeDefinition[] =
   t('customer.created', 'customer', 'A customer was created.'),
   t('customer.updated', 'customer', 'A customer’s fields changed.'),
   t('customer.deleted', 'customer', 'A customer was deleted.'),
-  t(
-    'settlement_batch.opened',
-    'settlement_batch',
-    'The end-of-day run settled transactions into a new batch (gateway_reported).',
-  ),
+  ...SETTLEMENT_WEBHOOK_EVENTS.map((entry) => t(entry.webhookType, entry.object, entry.description)),
   ...TERMINALS_WEBHOOK_EVENTS.map((entry) => t(entry.webhookType, entry.object, entry.description)),
   {
     type: WEBHOOK_TEST_EVENT_TYPE,
@@ -206,7 +203,7 @@ export const DOMAIN_EVENT_WEBHOOK_TYPES: Readonly<Record<string, readonly string
   HPP_SESSION_WEBHOOK_EVENT_TYPES,
   STORED_CREDENTIAL_WEBHOOK_EVENT_TYPES,
   CUSTOMER_WEBHOOK_EVENT_TYPES,
-  SETTLEMENT_BATCH_WEBHOOK_EVENT_TYPES,
+  Object.fromEntries(SETTLEMENT_WEBHOOK_EVENTS.map((entry) => [entry.eventType, entry.webhookType])),
   Object.fromEntries(TERMINALS_WEBHOOK_EVENTS.map((entry) => [entry.eventType, entry.webhookType])),
 );
 
@@ -253,6 +250,8 @@ export const INTERNAL_EVENT_TYPES: Readonly<Record<string, string>> = {
   HppSessionAttemptFailed:
     'a payer’s failed try on an open page; the session stays PENDING (the lockout ends it: hpp_session.cancelled)',
   SandboxClockAdvanced: 'a sandbox operator tool, not a fact about any partner’s records',
+  SettlementBatchExceptionOutcomeRecorded:
+    'the batch’s copy of an exception’s outcome; the exception’s own event sends reconciliation_exception.*',
   TerminalHeartbeatRecorded:
     'a device reporting in; its effect shows in the terminal’s last_heartbeat_at and firmware_version (the first one sends terminal.activated)',
   TerminalSerialNumberClaimed:

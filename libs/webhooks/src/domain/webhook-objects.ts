@@ -24,10 +24,16 @@ import {
 } from '../../../merchants/src/domain';
 import { CURRENT_API_VERSION } from '../../../partners/src/domain';
 import {
+  RECONCILIATION_EXCEPTION_EVENT_TYPES,
+  RECONCILIATION_EXCEPTION_STREAM_PREFIX,
+  reconciliationExceptionEvolver,
   SETTLEMENT_BATCH_EVENT_TYPES,
   SETTLEMENT_BATCH_STREAM_PREFIX,
   settlementBatchEvolver,
   toBatchResource,
+  toReconciliationExceptionResource,
+  type ReconciliationException,
+  type ReconciliationExceptionEvent,
   type SettlementBatch,
   type SettlementBatchEvent,
 } from '../../../settlement/src/domain';
@@ -125,6 +131,12 @@ export const WEBHOOK_SOURCE_STREAMS: readonly AnyFolding[] = [
     settlementBatchEvolver,
     ofMerchant,
   ),
+  folding<ReconciliationException, ReconciliationExceptionEvent>(
+    RECONCILIATION_EXCEPTION_STREAM_PREFIX,
+    RECONCILIATION_EXCEPTION_EVENT_TYPES,
+    reconciliationExceptionEvolver,
+    ofMerchant,
+  ),
   folding<Terminal, TerminalEvent>(TERMINAL_STREAM_PREFIX, TERMINAL_EVENT_TYPES, terminalEvolver, ofMerchant),
 ];
 
@@ -163,6 +175,8 @@ export function renderObject(
       return toCustomerResource(state as Customer);
     case 'settlement_batch':
       return toBatchResource(state as SettlementBatch);
+    case 'reconciliation_exception':
+      return toReconciliationExceptionResource(state as ReconciliationException);
     case 'terminal':
       return toTerminalResource(state as Terminal);
     case 'webhook_endpoint':
