@@ -22,6 +22,7 @@ import { ProjectionRunner } from '../libs/projections/src';
 import { CANDIDATE_PAGE_SIZE, RUN_CONCURRENCY } from '../libs/settlement/src';
 import type { TransactionEvent } from '../libs/transactions/src';
 import { activeMerchant, metadataFor, newPartner, startBenchService } from './bench-transactions';
+import { spliceReport } from './report-splice';
 
 const PARTNERS = 10;
 const SEED_WRITERS = 16;
@@ -351,19 +352,12 @@ export function spliceEndOfDay(
   endOfDay: { targets: string[]; section: string },
   at: Date,
 ): string {
-  const lines = report.split('\n').filter((line) => !line.startsWith(TARGET_PREFIX));
-  // The Targets table: the run of table rows after its heading.
-  let lastTarget = lines.indexOf('## Targets');
-  if (lastTarget < 0) throw new Error('docs/benchmarks.md has no Targets table; run the whole bench once');
-  while (lastTarget + 1 < lines.length && !lines[lastTarget + 1].startsWith('|')) lastTarget += 1;
-  while (lines[lastTarget + 1]?.startsWith('|')) lastTarget += 1;
-  lines.splice(lastTarget + 1, 0, ...endOfDay.targets);
-  const withTargets = lines.join('\n');
-  const section = `## Settlement\n\nMeasured alone by \`BENCH_ONLY=settlement npm run bench\` (${at.toISOString()}).\n\n${endOfDay.section}\n`;
-  const start = withTargets.indexOf('\n## Settlement\n');
-  if (start < 0) return `${withTargets.trimEnd()}\n\n${section}`;
-  const next = withTargets.indexOf('\n## ', start + 1);
-  return `${withTargets.slice(0, start + 1)}${section}${next < 0 ? '' : withTargets.slice(next)}`;
+  return spliceReport(report, {
+    isTarget: (line) => line.startsWith(TARGET_PREFIX),
+    targets: endOfDay.targets,
+    heading: '## Settlement',
+    section: `Measured alone by \`BENCH_ONLY=settlement npm run bench\` (${at.toISOString()}).\n\n${endOfDay.section}`,
+  });
 }
 
 if (require.main === module) {

@@ -311,7 +311,7 @@ async function measure(pool: Pool, postgresPid: number, spec: LoadSpec): Promise
   const eluBefore = performance.eventLoopUtilization();
   const cpuBefore = sampleCpu(postgresPid);
   const result = await runLoad(spec);
-  const cpu = cpuSince(postgresPid, cpuBefore);
+  const cpu = cpuSince(cpuBefore, postgresPid);
   const elu = performance.eventLoopUtilization(eluBefore);
   const writes = Number((await nextXid(pool)) - xidBefore - 1n);
   const sent = Math.max(1, result.sent);
@@ -910,8 +910,8 @@ async function listBench(
 
 /**
  * The real service in this process (as the end-to-end tests start it) on a database `database` of
- * the bench's PostgreSQL, fresh (or an existing one, `create: false`), silent logs, an operator key
- * of its own (or the one given).
+ * the bench's PostgreSQL, fresh (or an existing one, `create: false`), silent logs
+ * (BENCH_LOG_LEVEL=info to see them), an operator key of its own (or the one given).
  */
 export async function startBenchService(
   adminUrl: string,
@@ -930,7 +930,7 @@ export async function startBenchService(
   const operator = options.operatorKey ?? generateKey('cop').key;
   const config = loadConfig({
     PORT: '0',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
     DATABASE_URL: databaseUrl.toString(),
     DATA_DIR: dataDir,
     PLATFORM_OPERATOR_KEY: operator,

@@ -32,26 +32,32 @@ function cpuMsOf(stat: string, children = false): number {
 export interface CpuSample {
   /** CPU time of this process's main thread, ms. */
   mainThreadMs: number;
-  /** CPU time of the bench's PostgreSQL (its postmaster and backends, alive or ended; see cpuMsOf), ms. */
+  /** CPU time of the PostgreSQL processes, alive or ended (see cpuMsOf), ms. */
   postgresMs: number;
   /** Machine-wide busy and total jiffies (all cores). */
   machineBusy: number;
   machineTotal: number;
 }
 
+/** The parent pid of a /proc/…/stat line (field 4). */
+function parentOf(stat: string): number {
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
 /**
- * `postmasterPid` is the bench's own PostgreSQL server: only it and its children count, so the
- * clusters of anything else running on the machine (other test runs) stay out of the figures.
+ * A sample now. With `postmaster`, PostgreSQL's CPU is that server's only (the postmaster and its
+ * children): other PostgreSQL servers on a shared machine (another bench, a test run) are left out.
  */
-export function sampleCpu(postmasterPid: number): CpuSample {
+export function sampleCpu(postmaster?: number): CpuSample {
   const mainThreadMs = cpuMsOf(readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8'));
   let postgresMs = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (Number(entry) === postmasterPid || parent === postmasterPid) postgresMs += cpuMsOf(stat, true);
+      if (!stat.includes(' (postgres) ')) continue;
+      if (postmaster !== undefined && Number(entry) !== postmaster && parentOf(stat) !== postmaster) continue;
+      postgresMs += cpuMsOf(stat, true);
     } catch {
       // The process ended while we looked.
     }
@@ -69,12 +75,17 @@ export interface CpuUse {
   machineBusy: number;
 }
 
-export function cpuSince(postmasterPid: number, before: CpuSample): CpuUse {
-  const after = sampleCpu(postmasterPid);
+export function cpuSince(before: CpuSample, postmaster?: number): CpuUse {
+  const after = sampleCpu(postmaster);
   const total = after.machineTotal - before.machineTotal;
   return {
     mainThreadMs: after.mainThreadMs - before.mainThreadMs,
     postgresMs: after.postgresMs - before.postgresMs,
     machineBusy: total > 0 ? (after.machineBusy - before.machineBusy) / total : 0,
   };
+}
+
+/** The pid of the postmaster of a backend (the parent of `backendPid`, which `pg_backend_pid()` names). */
+export function postmasterOf(backendPid: number): number {
+  return parentOf(readFileSync(`/proc/${backendPid}/stat`, 'utf8'));
 }

@@ -14,13 +14,17 @@
  * See docs/performance.md.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { Client } from 'pg';
-import { startEmbeddedPostgres } from '../libs/platform/src/database/embedded-postgres';
-import { salePartner, saleBody, startBenchService, type BenchPartner } from './bench-transactions';
+import { salePartner, saleBody, type BenchPartner } from './bench-transactions';
+import {
+  printStatementStats,
+  resetStatementStats,
+  startProfiledService,
+  statementStats,
+} from './statement-stats';
 import { cpuSince, sampleCpu } from './cpu';
 import { runLoad, type LoadSpec } from './load-worker';
 
@@ -48,16 +52,7 @@ async function main(): Promise<void> {
   const connections = Number(process.env.CONNECTIONS ?? 8);
   const durationMs = Number(process.env.DURATION_MS ?? 8000);
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-profile-'));
-  const db = await startEmbeddedPostgres({
-    dir: path.join(dir, 'postgres'),
-    settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_utility': 'on' },
-  });
-  const { service, operator, databaseUrl } = await startBenchService(
-    db.socketUrl ?? db.url,
-    'bench_service',
-    path.join(dir, 'service'),
-  );
-  const stats = new Client({ connectionString: databaseUrl });
+  const { stats, stop, service, operator, postmaster } = await startProfiledService(dir);
   try {
     const partners: BenchPartner[] = await Promise.all(
       Array.from({ length: connections }, (_, n) => salePartner(service, operator, n)),
@@ -77,22 +72,18 @@ async function main(): Promise<void> {
     };
     await runLoad({ ...spec, durationMs: 2000 });
     await stats.connect();
-    await stats.query('create extension if not exists pg_stat_statements');
-    await stats.query('select pg_stat_statements_reset()');
+    await resetStatementStats(stats);
 
     const session = new Session();
     session.connect();
     await session.post('Profiler.enable');
     await session.post('Profiler.start');
-    const before = sampleCpu(db.pid ?? 0);
+    const before = sampleCpu(postmaster);
     const result = await runLoad(spec);
-    const cpu = cpuSince(db.pid ?? 0, before);
+    const cpu = cpuSince(before, postmaster);
     const { profile } = await session.post('Profiler.stop');
     writeFileSync('sale.cpuprofile', JSON.stringify(profile));
-    const { rows } = await stats.query<{ calls: string; exec: number; query: string }>(
-      `select calls, total_exec_time as exec, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) as query
-         from pg_stat_statements where query not like '%pg_stat_statements%' order by total_exec_time desc limit 30`,
-    );
+    const rows = await statementStats(stats, 30);
 
     const recorder = statementRecorder();
     recorder.start();
@@ -116,18 +107,10 @@ async function main(): Promise<void> {
     );
     console.log(`\nOne SALE alone (${one.status}) sends ${statements.length} statements:`);
     statements.forEach((s, i) => console.log(`${String(i + 1).padStart(3)}. ${s}`));
-    console.log('\nUnder load, per SALE: calls, and execution time inside PostgreSQL (pg_stat_statements):');
-    for (const r of rows) {
-      console.log(
-        `${(Number(r.calls) / sent).toFixed(2).padStart(6)} calls ${(r.exec / sent).toFixed(3).padStart(7)} ms  ${r.query}`,
-      );
-    }
+    printStatementStats('Under load, per SALE', rows, sent);
     console.log('\nV8 profile of the servers’ thread: sale.cpuprofile');
   } finally {
-    await stats.end().catch(() => undefined);
-    await service.stop();
-    await db.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await stop();
   }
 }
 

@@ -8,10 +8,13 @@
  * `POST /transactions` SALE throughput against a bare INSERT route and `GET /transactions` latency
  * at a million rows (bench-transactions.ts); webhook deliveries per second and the latency from an
  * event's commit to its first attempt (bench-webhooks.ts); the end-of-day settlement run over
- * 10,000 and 100,000 captured transactions, time and peak RSS (bench-settlement.ts).
+ * 10,000 and 100,000 captured transactions, time and peak RSS (bench-settlement.ts); and 10,000
+ * recurring contracts falling due at one sandbox clock advance, charged through the same command
+ * path (bench-recurring.ts).
  *
- * `BENCH_ONLY=settlement npm run bench` measures the end of day alone and rewrites only its rows
- * in docs/benchmarks.md (its target row and the Settlement section), leaving the others as they are.
+ * `BENCH_ONLY=settlement` or `BENCH_ONLY=recurring` (`npm run bench`) measures only that part and
+ * rewrites only its rows in docs/benchmarks.md (its target rows and its section), leaving the
+ * others as they are.
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +30,9 @@ import { freePort, startEmbeddedPostgres } from '../libs/platform/src/database/e
 import { BENCH_ENTITIES, BENCH_MIGRATIONS, benchProjector } from './bench-projector';
 import { benchTransactions } from './bench-transactions';
 import { benchEndOfDay, spliceEndOfDay } from './bench-settlement';
+import { benchRecurring } from './bench-recurring';
 import { benchWebhooks } from './bench-webhooks';
+import { spliceReport } from './report-splice';
 import { ProjectionRunner } from '../libs/projections/src';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
@@ -51,6 +56,7 @@ export const BENCH_PARTS = [
   'webhooks',
   'start',
   'settlement',
+  'recurring',
 ];
 const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
 for (const part of ONLY ?? []) {
@@ -60,6 +66,8 @@ for (const part of ONLY ?? []) {
 const runs = (part: string): boolean => !ONLY || ONLY.includes(part);
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 300);
+const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 10_000);
+const RECURRING_HEADING = '## Recurring contracts';
 const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5000);
 const WEBHOOK_LATENCY_SECONDS = Number(process.env.BENCH_WEBHOOK_LATENCY_SECONDS ?? 20);
 /** End of day: captured transactions per run (each in a process of its own), over this many merchants. */
@@ -284,17 +292,32 @@ function table(rows: Row[], baseline: Row | null): string {
 
 /** `BENCH_ONLY=settlement`: the end of day on a PostgreSQL of its own, its rows spliced into the report. */
 async function endOfDayOnly(): Promise<void> {
+  await alone('end-of-day', async (adminUrl, dataDir) => {
+    const endOfDay = await benchEndOfDay({ adminUrl, dataDir, sizes: EOD_SIZES, merchants: EOD_MERCHANTS });
+    return spliceEndOfDay(readFileSync(REPORT, 'utf8'), endOfDay, new Date());
+  });
+}
+
+/** `BENCH_ONLY=recurring`: the recurring contracts on a PostgreSQL of their own, spliced into the report. */
+async function recurringOnly(): Promise<void> {
+  await alone('recurring', async (adminUrl, dataDir) => {
+    const recurring = await benchRecurring({ adminUrl, dataDir, contracts: CONTRACTS });
+    return spliceReport(readFileSync(REPORT, 'utf8'), {
+      isTarget: (line) => line.includes(' contracts falling due at one clock advance '),
+      targets: [recurring.target],
+      heading: RECURRING_HEADING,
+      section: `Measured alone by \`BENCH_ONLY=recurring npm run bench\` (${new Date().toISOString()}).\n\n${recurring.section}`,
+    });
+  });
+}
+
+/** One part of the bench on a fresh embedded PostgreSQL; `measure` answers the new report. */
+async function alone(name: string, measure: (adminUrl: string, dataDir: string) => Promise<string>) {
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
   try {
-    const endOfDay = await benchEndOfDay({
-      adminUrl: db.url,
-      dataDir: path.join(dir, 'end-of-day'),
-      sizes: EOD_SIZES,
-      merchants: EOD_MERCHANTS,
-    });
-    const report = spliceEndOfDay(readFileSync(REPORT, 'utf8'), endOfDay, new Date());
+    const report = await measure(db.url, path.join(dir, name));
     writeFileSync(REPORT, report);
     console.log(report);
   } finally {
@@ -305,6 +328,7 @@ async function endOfDayOnly(): Promise<void> {
 
 async function main(): Promise<void> {
   if (ONLY?.length === 1 && ONLY[0] === 'settlement') return endOfDayOnly();
+  if (ONLY?.length === 1 && ONLY[0] === 'recurring') return recurringOnly();
   const startLoad = loadavg()[0];
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
@@ -388,6 +412,13 @@ async function main(): Promise<void> {
           merchants: EOD_MERCHANTS,
         })
       : null;
+    const recurring = runs('recurring')
+      ? await benchRecurring({
+          adminUrl: url,
+          dataDir: path.join(dir, 'recurring'),
+          contracts: CONTRACTS,
+        })
+      : null;
     await db.stop();
 
     let startNote = '';
@@ -407,6 +438,7 @@ process spawn to the first 200 from \`/api/v1/health\` (the build is already don
       ...(transactions?.targets ?? []),
       ...(webhooks?.targets ?? []),
       ...(endOfDay?.targets ?? []),
+      ...(recurring ? [recurring.target] : []),
     );
 
     const cpu = cpus()[0]?.model ?? 'unknown';
@@ -447,6 +479,10 @@ ${webhooks?.section ?? ''}
 ## Settlement
 
 ${endOfDay?.section ?? ''}
+
+${RECURRING_HEADING}
+
+${recurring?.section ?? ''}
 `;
     if (ONLY) {
       console.log(report);

@@ -37,6 +37,8 @@ import { ReconciliationExceptionListProjector } from './reconciliation-exception
 import { Ledger1764660000002 } from './ledger/1764660000002-ledger.migration';
 import { LedgerProjector } from './ledger/ledger.projector';
 import { AnalystViews1764660000003 } from './analyst/1764660000003-analyst-views.migration';
+import { ContractList1764670000000 } from './contract-list/1764670000000-contract-list.migration';
+import { ContractListProjector } from './contract-list/contract-list.projector';
 
 /** What a projector may need from the deployment's configuration. */
 export interface ProjectorSettings {
@@ -61,6 +63,7 @@ export const PROJECTORS: ((settings: ProjectorSettings) => Projector)[] = [
   () => new SettlementBatchListProjector(),
   () => new ReconciliationExceptionListProjector(),
   () => new LedgerProjector(),
+  () => new ContractListProjector(),
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -86,4 +89,5 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   ReconciliationExceptionList1764660000001,
   Ledger1764660000002,
   AnalystViews1764660000003,
+  ContractList1764670000000,
 ];

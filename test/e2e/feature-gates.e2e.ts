@@ -29,6 +29,8 @@ interface Gated {
   setFlag(flag: string, enabled: boolean): Promise<void>;
   tx(body: Record<string, unknown>): Promise<ApiResponse>;
   session(body: Record<string, unknown>): Promise<ApiResponse>;
+  /** POST /contracts: a monthly contract on the RECURRING card from today, unless `body` says otherwise. */
+  contract(body?: Record<string, unknown>): Promise<ApiResponse>;
 }
 
 /** One catalog gate, probed with its flag off (`on` false) and then on. */
@@ -82,16 +84,12 @@ async function payByBank(hppUrl: string): Promise<Response> {
 }
 
 /**
- * Gates the catalog names for routes this service does not serve yet (recurring contracts): each
- * answers 404 as an unknown route, checked below, so building one of them without a probe here
- * fails this suite. Terminals are served here (the suite releases them, CONTRACT §9); unreleased,
- * they answer 404 like these (test/e2e/terminals.e2e.ts).
+ * Gates the catalog names for routes this service does not serve yet: each answers 404 as an
+ * unknown route, checked below, so building one of them without a probe here fails this suite.
+ * None today: recurring contracts are served, and terminals are served here (the suite releases
+ * them, CONTRACT §9; unreleased, they answer 404: test/e2e/terminals.e2e.ts).
  */
-const NOT_SERVED: Record<string, string> = {
-  'GET, POST, PATCH /contracts/** and the contract pause, resume and cancel actions': '/contracts',
-  'POST /contracts on a payment_method_token scoped for INSTALLMENT': '/contracts',
-  'level2_data and level3_data on POST /contracts': '/contracts',
-};
+const NOT_SERVED: Record<string, string> = {};
 
 const PROBES: Record<string, Probe> = {
   // ach_payments
@@ -130,6 +128,11 @@ const PROBES: Record<string, Probe> = {
     });
     if (on) expect(res.status).toBe(201);
     else expectRefusedFor(res, 'ach_payments', 'payment_method');
+  },
+  'POST /contracts with payment_method_type ACH': async (g, on) => {
+    const res = await g.contract({ payment_method_type: 'ACH', payment_method_token: g.bank });
+    if (on) expect(res.body).toMatchObject({ state: 'ACTIVE', payment_method_type: 'ACH' });
+    else expectRefusedFor(res, 'ach_payments', 'payment_method_type');
   },
   'an ACH payment on a hosted page': async (g, on) => {
     // The page was handed out while ACH was on; the partner may switch it off before the payer pays.
@@ -201,6 +204,25 @@ const PROBES: Record<string, Probe> = {
     if (on) expect(res.status).toBe(201);
     else expectRefusedFor(res, 'recurring_billing', 'credential_usages');
   },
+  'GET, POST, PATCH /contracts/** and the contract pause, resume and cancel actions': async (g, on) => {
+    const id = randomUUID();
+    const answers = [
+      await g.partner.client.get('/contracts'),
+      await g.partner.client.get(`/contracts/${id}`),
+      await g.partner.client.patch(`/contracts/${id}`, { end_date: '2099-01-01' }),
+      await g.partner.client.post(`/contracts/${id}/pause`),
+      await g.partner.client.post(`/contracts/${id}/resume`),
+      await g.partner.client.post(`/contracts/${id}/cancel`),
+      await g.contract(),
+    ];
+    if (!on) {
+      for (const res of answers) expectRefusedFor(res, 'recurring_billing');
+      return;
+    }
+    expect(answers[0].status).toBe(200);
+    for (const res of answers.slice(1, 6)) expectProblem(res, 404, 'contract_not_found');
+    expect(answers[6].status).toBe(201);
+  },
   'POST /transactions with use_type RECURRING': async (g, on) => {
     const res = await g.tx(sale({ vault_token: g.card, use_type: 'RECURRING' }));
     if (on) expect(res.body.state).toBe('CAPTURED');
@@ -212,6 +234,12 @@ const PROBES: Record<string, Probe> = {
     if (on) expect(res.body.state).toBe('CAPTURED');
     else expectRefusedFor(res, 'installments', 'use_type');
   },
+  'POST /contracts with number_of_payments on a payment_method_token scoped for INSTALLMENT (an installment plan)':
+    async (g, on) => {
+      const res = await g.contract({ payment_method_token: g.installmentCard, number_of_payments: 6 });
+      if (on) expect(res.body).toMatchObject({ state: 'ACTIVE', use_type: 'INSTALLMENT' });
+      else expectRefusedFor(res, 'installments', 'payment_method_token');
+    },
   'HPP sessions with credential_usages containing INSTALLMENT': async (g, on) => {
     const res = await g.session({
       amount: '5.00',
@@ -248,13 +276,16 @@ const PROBES: Record<string, Probe> = {
     const values = [{ name: 'invoice_ref', value: 'INV-1' }];
     const charged = await g.tx(sale({ vault_token: g.card, custom_fields: values }));
     const page = await g.session({ amount: '5.00', custom_fields: values });
+    const contract = await g.contract({ custom_fields: values });
     if (on) {
       // The merchant defines no such field: checked against its configuration, not the flag.
       expectProblem(charged, 422, 'custom_fields_invalid');
       expectProblem(page, 422, 'custom_fields_invalid');
+      expectProblem(contract, 422, 'custom_fields_invalid');
     } else {
       expectRefusedFor(charged, 'custom_fields', 'custom_fields');
       expectRefusedFor(page, 'custom_fields', 'custom_fields');
+      expectRefusedFor(contract, 'custom_fields', 'custom_fields');
     }
     // An empty list asks for nothing, with the flag or without.
     expect((await g.tx(sale({ vault_token: g.card, custom_fields: [] }))).body.state).toBe('CAPTURED');
@@ -332,6 +363,16 @@ const PROBES: Record<string, Probe> = {
       else expectRefusedFor(res, 'level2_level3_data', field);
     }
   },
+  'level2_data and level3_data on POST /contracts': async (g, on) => {
+    const answers: [ApiResponse, string][] = [
+      [await g.contract({ amount: '100.00', level2_data: LEVEL2 }), 'level2_data'],
+      [await g.contract({ amount: '100.00', level3_data: LEVEL3 }), 'level3_data'],
+    ];
+    for (const [res, field] of answers) {
+      if (on) expect(res.body).toMatchObject({ state: 'ACTIVE', [field]: expect.any(Object) });
+      else expectRefusedFor(res, 'level2_level3_data', field);
+    }
+  },
   // terminals (operator-managed; the whole resource, the terminal's own heartbeat too)
   '/terminals/**': async (g, on) => {
     const body = {
@@ -399,6 +440,18 @@ describe('feature flags gate what docs/feature-flags.md says', () => {
       setFlag: (flag, enabled) => setFlag(partner.id, flag, enabled),
       tx: (body) => partner.client.post('/transactions', { merchant_id: merchantId, ...body }),
       session: (body) => partner.client.post('/hpp/sessions', { merchant_id: merchantId, ...body }),
+      contract: async (body = {}) => {
+        const now = (await platform().operator.get('/platform/sandbox/clock')).body.now as string;
+        return partner.client.post('/contracts', {
+          merchant_id: merchantId,
+          payment_method_type: 'CARD',
+          payment_method_token: card.vaultToken,
+          amount: '25.00',
+          frequency: 'MONTHLY',
+          start_date: now.slice(0, 10),
+          ...body,
+        });
+      },
     };
   }
 

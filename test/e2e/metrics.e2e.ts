@@ -1,5 +1,8 @@
+import { Pool } from 'pg';
+import { FixedClock } from '../../libs/platform/src/clock/clock';
+import { recurringGauges } from '../../libs/recurring/src';
 import { useTestPlatform } from '../support/api';
-import { draftMerchant } from '../support/payments';
+import { activeMerchant, draftMerchant, vaultedCredential } from '../support/payments';
 
 /** `GET /platform/metrics`: what an operator's Prometheus scrapes (docs/operations.md, "Metrics"). */
 describe('metrics', () => {
@@ -100,5 +103,38 @@ describe('metrics', () => {
     expect(pending).toBeGreaterThanOrEqual(1);
     const [oldest] = (await scrape()).find('webhook_oldest_pending_delivery_seconds');
     expect(oldest.value).toBeGreaterThanOrEqual(0);
+  });
+
+  it('counts the recurring charges due on the service clock: none once a pass has charged them', async () => {
+    const partner = await platform().newPartner();
+    const merchantId = await activeMerchant(platform().operator, partner, 'Metered Gym');
+    const card = await vaultedCredential(platform(), partner, merchantId);
+    const now = new Date((await platform().operator.get('/platform/sandbox/clock')).body.now as string);
+    const tomorrow = new Date(now.getTime() + 86_400_000);
+    const created = await partner.client.post('/contracts', {
+      merchant_id: merchantId,
+      payment_method_type: 'CARD',
+      payment_method_token: card.vaultToken,
+      amount: '12.00',
+      frequency: 'MONTHLY',
+      start_date: tomorrow.toISOString().slice(0, 10),
+    });
+    expect(created.status).toBe(201);
+
+    // The gauge's own reading, at a clock of its own: not due today, due tomorrow.
+    const pool = platform().service.app.get(Pool);
+    const [due] = recurringGauges(new FixedClock(now));
+    expect(await due.read(pool)).toEqual([{ value: 0 }]);
+    const [dueTomorrow] = recurringGauges(new FixedClock(tomorrow));
+    expect(await dueTomorrow.read(pool)).toEqual([{ value: 1 }]);
+
+    // The scrape reads the service's clock; a clock advance runs the pass that charges it.
+    const before = await scrape();
+    expect(before.types.get('recurring_charges_due')).toBe('gauge');
+    expect(before.find('recurring_charges_due')[0].value).toBe(0);
+    const advanced = await platform().operator.post('/platform/sandbox/clock', { advance_seconds: 86_400 });
+    expect(advanced.status).toBe(200);
+    expect((await partner.client.get(`/contracts/${created.body.id}`)).body.amount_paid).toBe('12.00');
+    expect((await scrape()).find('recurring_charges_due')[0].value).toBe(0);
   });
 });

@@ -40,6 +40,31 @@ describe('README partner quickstart', () => {
     expect(result.stdout).toMatch(/^CAPTURED$/m);
     expect(result.stdout).toContain('"type":"PARTIAL_REFUND"');
     expect(result.stdout).toContain('"state":"PARTIALLY_REFUNDED"');
+    // A subscription: created ACTIVE from tomorrow; a day later its first installment is charged,
+    // a transaction like any other (the newest of the merchant's list), and it waits for next month.
+    const contractId = /^contract ([0-9a-f-]{36})$/m.exec(result.stdout)?.[1];
+    expect(contractId).toBeDefined();
+    const contract = result.stdout
+      .split('\n')
+      .map((line) => (line.startsWith('{"id":"' + contractId) ? JSON.parse(line) : null))
+      .find(Boolean);
+    expect(contract).toMatchObject({
+      state: 'ACTIVE',
+      amount: '9.99',
+      amount_paid: '9.99',
+      frequency: 'MONTHLY',
+      use_type: 'RECURRING',
+    });
+    expect(contract.last_successful_charge_date).toBe(contract.start_date);
+    expect(contract.next_charge_date > contract.start_date).toBe(true);
+    const lists = result.stdout.split('\n').filter((line) => line.startsWith('{"data":['));
+    const newest = JSON.parse(lists[lists.length - 1]).data[0];
+    expect(newest).toMatchObject({
+      type: 'SALE',
+      amount: 999,
+      state: 'CAPTURED',
+      merchant_name: 'Corner Bakery',
+    });
     expect(result.stdout).not.toContain('4111111111111111"'); // the card number never comes back
     expect(result.stdout).not.toContain('"status":4'); // no problem answers anywhere
     expect(result.stdout).not.toContain('"status":5');

@@ -139,3 +139,25 @@ export function transactionStreams(app: Pick<INestApplication, 'get'>) {
     find: (transactionId: string) => app.get(TransactionReader).find(transactionId),
   };
 }
+
+/**
+ * The payer's side of a hosted card page, as a browser without JavaScript does it: GET the page,
+ * POST its form with the sandbox Visa and the page's CSRF token. The answer is not followed (a
+ * completed page answers 303).
+ */
+export async function payHostedPageByCard(hppUrl: string): Promise<Response> {
+  const html = await (await fetch(hppUrl)).text();
+  return fetch(hppUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      csrf_token: /name="csrf_token" value="([^"]+)"/.exec(html)![1],
+      card_number: '4111111111111111',
+      exp_month: '12',
+      exp_year: '2035',
+      cvc: '123',
+      postal_code: '94107',
+    }).toString(),
+  });
+}

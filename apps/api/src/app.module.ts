@@ -5,6 +5,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { Pool } from 'pg';
 import { EventStore, READ_MODEL_WAIT, type ReadModelWait } from '../../../libs/event-store/src';
 import { Clock } from '../../../libs/platform/src/clock/clock';
+import { ClockAdvanceHooks } from '../../../libs/platform/src/clock/clock-advance-hooks';
 import { APP_CONFIG } from '../../../libs/platform/src/config/config.token';
 import { ProblemFilter } from '../../../libs/platform/src/problem/problem.filter';
 import { AuthGuard } from '../../../libs/platform/src/auth/auth.guard';
@@ -28,6 +29,7 @@ import { PartnersModule } from '../../../libs/partners/src';
 import { VaultModule } from '../../../libs/vault/src';
 import { TransactionsModule } from '../../../libs/transactions/src';
 import { SettlementModule } from '../../../libs/settlement/src';
+import { RecurringModule } from '../../../libs/recurring/src';
 import { TerminalsModule } from '../../../libs/terminals/src';
 import { WebhooksModule } from '../../../libs/webhooks/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
@@ -79,6 +81,7 @@ export class AppModule {
         { provide: CursorCodec, useValue: new CursorCodec(cursorSecret) },
         // Budgets shared by every process on the database (docs/rate-limits.md).
         { provide: RateLimiter, useValue: new RateLimiter(new PostgresRateWindows(infra.pool)) },
+        { provide: ClockAdvanceHooks, useValue: new ClockAdvanceHooks() },
       ],
       exports: [
         APP_CONFIG,
@@ -97,6 +100,7 @@ export class AppModule {
         RouteTable,
         CursorCodec,
         RateLimiter,
+        ClockAdvanceHooks,
       ],
     };
     return {
@@ -112,6 +116,7 @@ export class AppModule {
         VaultModule,
         TransactionsModule,
         SettlementModule,
+        RecurringModule,
         WebhooksModule,
         // A planned operation (CONTRACT §9): until released its routes are not registered at all,
         // so every terminal path answers exactly as an unknown route does.

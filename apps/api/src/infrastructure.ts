@@ -23,6 +23,7 @@ import { PostgresRateWindows } from '../../../libs/platform/src/auth/rate-window
 import { PeriodicTask } from '../../../libs/platform/src/scheduling/periodic-task';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { WEBHOOK_QUEUE_GAUGES } from '../../../libs/webhooks/src';
+import { recurringGauges } from '../../../libs/recurring/src';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS, PROJECTORS } from '../../../projections';
 
@@ -49,6 +50,9 @@ export interface Infrastructure {
   metrics: ServiceMetrics;
   stopSweepers(): void;
 }
+
+/** How often a sandbox process reads advances of the shared clock made by another process. */
+export const SANDBOX_CLOCK_REFRESH_MS = 1_000;
 
 /** A pool connection that fails waits for no one: its pool replaces it, requests answer 503. */
 export const CONNECT_TIMEOUT_MS = 5_000;
@@ -103,6 +107,16 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     started.push({ stop: () => eventStore.close() });
     const sandboxClock = clock instanceof SandboxClock ? new SandboxClockStore(clock, eventStore) : null;
     await sandboxClock?.load();
+    // Another process on the same database may advance sandbox time: follow it within a second.
+    const clockFollow = sandboxClock
+      ? setInterval(() => {
+          sandboxClock
+            .refresh()
+            .catch((err: unknown) => logger.debug({ err }, 'sandbox clock refresh failed'));
+        }, SANDBOX_CLOCK_REFRESH_MS)
+      : null;
+    clockFollow?.unref();
+    started.push({ stop: async () => clockFollow && clearInterval(clockFollow) });
 
     await IdempotencyStore.migrate(pool);
     await PostgresRateWindows.migrate(pool);
@@ -145,7 +159,11 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     });
     database.start();
 
-    const metrics = new ServiceMetrics({ pool, projections, gauges: [...WEBHOOK_QUEUE_GAUGES] });
+    const metrics = new ServiceMetrics({
+      pool,
+      projections,
+      gauges: [...WEBHOOK_QUEUE_GAUGES, ...recurringGauges(clock)],
+    });
 
     return {
       config,
@@ -163,7 +181,10 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
       idempotency,
       database,
       metrics,
-      stopSweepers: () => void purge.stop(),
+      stopSweepers: () => {
+        void purge.stop();
+        if (clockFollow) clearInterval(clockFollow);
+      },
     };
   } catch (error) {
     for (const part of started.reverse()) await part.stop().catch(() => undefined);

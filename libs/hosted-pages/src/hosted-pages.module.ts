@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CustomersModule } from '../../customers/src';
 import { MerchantsModule } from '../../merchants/src';
 import { PartnersModule } from '../../partners/src';
+import { RecurringModule } from '../../recurring/src';
 import { TransactionsModule } from '../../transactions/src';
 import { VaultModule } from '../../vault/src';
 import { HostedCheckout } from './application/hosted-checkout';
@@ -19,7 +20,14 @@ import { HppSessionsController } from './http/hpp-sessions.controller';
  * a payer uses (render, form post, completion through the transaction command path).
  */
 @Module({
-  imports: [PartnersModule, MerchantsModule, CustomersModule, VaultModule, TransactionsModule],
+  imports: [
+    PartnersModule,
+    MerchantsModule,
+    CustomersModule,
+    VaultModule,
+    TransactionsModule,
+    RecurringModule,
+  ],
   controllers: [HppPageConfigController, HppSessionsController, HostedPageController],
   providers: [
     RunHppSessionCommandHandler,

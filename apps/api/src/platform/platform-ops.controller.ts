@@ -6,6 +6,7 @@ import { EventStore } from '../../../../libs/event-store/src';
 import { OperatorRoute } from '../../../../libs/platform/src/auth/access';
 import type { AppConfig } from '../../../../libs/platform/src/config/config';
 import { APP_CONFIG } from '../../../../libs/platform/src/config/config.token';
+import { ClockAdvanceHooks } from '../../../../libs/platform/src/clock/clock-advance-hooks';
 import { metadataOf } from '../../../../libs/platform/src/http/request-metadata';
 import { queryParam, strictQuery } from '../../../../libs/platform/src/http/strict-query';
 import { NotFound } from '../../../../libs/platform/src/problem';
@@ -48,6 +49,7 @@ export class PlatformOpsController {
     @Inject(SANDBOX_CLOCK) private readonly clocks: SandboxClockStore | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly hooks: ClockAdvanceHooks,
   ) {}
 
   /** A stream's events, oldest first, with their metadata: the audit trail of one record. */
@@ -106,15 +108,25 @@ export class PlatformOpsController {
     return { name, state: 'rebuilding' };
   }
 
+  /** Sandbox time as the whole deployment has it (advances made through another process included). */
   @Get('sandbox/clock')
-  sandboxClock() {
-    return { now: this.sandbox().clock.now().toISOString() };
+  async sandboxClock() {
+    const clocks = this.sandbox();
+    await clocks.refresh();
+    return { now: clocks.clock.now().toISOString() };
   }
 
+  /**
+   * Moves sandbox time forward, then runs the work that fell due with it (recurring charges,
+   * ClockAdvanceHooks) before answering, so a read right after sees its effect.
+   */
   @Post('sandbox/clock')
   @HttpCode(200)
   async advanceSandboxClock(@Body() body: AdvanceClockDto, @Req() request: FastifyRequest) {
     const now = await this.sandbox().advance(body.advance_seconds, metadataOf(request));
+    await this.hooks.notify(now, (hook, err) =>
+      this.logger.warn({ err, hook }, 'work due after a sandbox clock advance failed'),
+    );
     return { now: now.toISOString() };
   }
 

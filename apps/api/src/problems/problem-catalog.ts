@@ -94,6 +94,15 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
     action: 'Create it with PUT first.',
   },
   settlement_batch_not_found: { meaning: 'No such settlement batch.', action: 'Check the batch id.' },
+  contract_not_found: {
+    meaning: 'No such recurring contract of yours.',
+    action: 'Check the contract id (GET /contracts lists yours).',
+  },
+  recurring_update_not_supported: {
+    meaning:
+      'A contract PATCH may change `next_charge_date`, `end_date` and `reason` only; `amount`, `frequency` and `max_retries` are fixed for its life. `errors` names the fields.',
+    action: 'Cancel the contract (POST /contracts/{id}/cancel) and create a new one with the new terms.',
+  },
   reconciliation_exception_not_found: {
     meaning: 'No such reconciliation exception.',
     action: 'Check the exception id (GET /settlement/exceptions lists them).',
@@ -264,6 +273,10 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
   },
   transaction_command_invalid: {
     meaning: 'An internal command contradicted the transaction’s facts.',
+    action: 'Report the `request_id`: this is a platform bug.',
+  },
+  contract_command_invalid: {
+    meaning: 'An internal command contradicted the recurring contract’s facts (the scheduler’s own step).',
     action: 'Report the `request_id`: this is a platform bug.',
   },
   hpp_session_command_invalid: {

@@ -57,6 +57,17 @@ describe('the sandbox clock', () => {
     expect(clock.now().toISOString()).toBe('2026-11-01T01:01:20.000Z');
   });
 
+  it('follows advances another process makes (refresh)', async () => {
+    const other = new SandboxClockStore(new SandboxClock(() => real), store);
+    await other.load();
+    await other.advance(30, metadata);
+    expect(clock.now().toISOString()).toBe('2026-11-01T01:01:20.000Z');
+    await clocks.refresh();
+    expect(clock.now().toISOString()).toBe('2026-11-01T01:01:50.000Z');
+    await clocks.refresh(); // nothing new: unchanged
+    expect(clock.now().toISOString()).toBe('2026-11-01T01:01:50.000Z');
+  });
+
   it('refuses to go backwards or by a fraction', async () => {
     await expect(clocks.advance(0, metadata)).rejects.toThrow(RangeError);
     await expect(clocks.advance(-5, metadata)).rejects.toThrow(RangeError);

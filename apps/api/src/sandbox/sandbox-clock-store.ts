@@ -14,7 +14,9 @@ export interface SandboxClockAdvanced {
 
 /**
  * The persistence of the sandbox clock: its offset is the fold of `sandbox_clock-main`, loaded
- * at start and re-read before every advance (another process may have advanced it).
+ * at start, re-read before every advance, and followed while the service runs (`refresh`, every
+ * second and before every read of the clock route), so two processes on one database agree on
+ * sandbox time: an advance through one reaches the other's schedules within a second.
  */
 export class SandboxClockStore {
   private revision = NO_STREAM;
@@ -28,6 +30,17 @@ export class SandboxClockStore {
   async load(): Promise<void> {
     const events = await this.store.readStream(SANDBOX_CLOCK_STREAM);
     for (const event of events) {
+      this.clock.setOffset((event.data as SandboxClockAdvanced['data']).offsetMs);
+      this.revision = event.revision;
+    }
+  }
+
+  /** Applies advances recorded since the last read (by this process or another). */
+  async refresh(): Promise<void> {
+    const from = this.revision === NO_STREAM ? 0n : this.revision + 1n;
+    const events = await this.store.readStream(SANDBOX_CLOCK_STREAM, { fromRevision: from });
+    for (const event of events) {
+      if (event.revision <= this.revision) continue;
       this.clock.setOffset((event.data as SandboxClockAdvanced['data']).offsetMs);
       this.revision = event.revision;
     }

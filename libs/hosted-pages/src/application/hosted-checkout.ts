@@ -9,11 +9,20 @@ import { Clock } from '../../../platform/src/clock/clock';
 import { SealedBox } from '../../../platform/src/crypto/sealed-box';
 import { idFor } from '../../../platform/src/http/request-metadata';
 import { InvalidStateTransition } from '../../../platform/src/problem';
+import { formatAmount } from '../../../platform/src/money/amount';
+import { HostedPlans } from '../../../recurring/src';
 import { Charges, GatewayOutcomeUnknown, totalMinor, type Transaction } from '../../../transactions/src';
-import { CardVault, type VaultInstrument, MintStoredCredential } from '../../../vault/src';
+import {
+  CardVault,
+  type EnrollmentTerms,
+  type StoredCredential,
+  type VaultInstrument,
+  MintStoredCredential,
+} from '../../../vault/src';
 import { effectiveState, type HppSession } from '../domain/session/session';
 import { issueCsrfToken, verifyCsrfToken } from '../page/csrf';
 import { parseHostedForm, type HostedFormInput } from '../page/form';
+import { everyPhrase } from '../page/render';
 import { RunHppSessionCommand, type HppSessionCommandInput } from './hpp-session-commands';
 import { HppSessionReader } from './hpp-session-reader';
 
@@ -59,6 +68,7 @@ export class HostedCheckout {
     private readonly charges: Charges,
     private readonly partners: PartnerReader,
     private readonly gateway: PaymentGateway,
+    private readonly plans: HostedPlans,
     private readonly pool: Pool,
     private readonly clock: Clock,
     box: SealedBox,
@@ -189,12 +199,15 @@ export class HostedCheckout {
             accountType: input.bank.accountType,
           };
     const stored = await this.vault.store(session.partnerId, session.merchantId, instrument);
+    const contractId = session.recurringPlan ? await this.openPlan(session, requestId) : null;
 
-    let credentialId: string | null = null;
+    let credential: StoredCredential | null = null;
     if (session.savesPaymentMethod) {
-      const credential = await this.commands.execute(
+      credential = await this.commands.execute(
         new MintStoredCredential(metadata, {
-          storedCredentialId: idFor(session.id, 'stored_credential', () => session.id),
+          // One credential per vault entry: a second attempt (another card after a decline) has
+          // its own entry, so its own credential.
+          storedCredentialId: idFor(session.id, `stored_credential:${stored.token}`, () => session.id),
           vaultToken: stored.token,
           partnerId: session.partnerId,
           merchantId: session.merchantId,
@@ -209,11 +222,11 @@ export class HostedCheckout {
             channel: 'hpp',
             text: `The payer agreed on the hosted page to store this payment method for: ${session.credentialUsages.join(', ')}.`,
           },
-          enrollmentTerms: null,
+          enrollmentTerms: enrollmentTermsOf(session),
         }),
       );
-      credentialId = credential.id;
     }
+    const credentialId = credential?.id ?? null;
 
     let transaction: Transaction | null = null;
     if (session.pagePurpose === 'payment') {
@@ -257,6 +270,14 @@ export class HostedCheckout {
           pageError:
             'We could not confirm your payment with the bank yet. Please submit again in a moment; you will not be charged twice.',
         };
+      }
+      if (transaction.state !== 'FAILED' && contractId && credential) {
+        await this.plans.activate(
+          contractId,
+          credential,
+          { transactionId: transaction.id, amountMinor: BigInt(transaction.amountMinor) },
+          metadata,
+        );
       }
       if (transaction.state === 'FAILED') {
         const closed = await this.failAttempt(session, transaction.declineCode ?? 'declined', requestId);
@@ -308,6 +329,37 @@ export class HostedCheckout {
     return { kind: 'done' };
   }
 
+  /**
+   * The contract of the session's plan, opened at the payer's first submit (PENDING_ACTIVATION:
+   * it waits for this page's payment) and named on the session. Every later submit finds it.
+   */
+  private async openPlan(session: HppSession, requestId: string): Promise<string> {
+    const plan = session.recurringPlan!;
+    const metadata = this.metadata(session, requestId, 'plan');
+    const contractId = await this.plans.open(
+      {
+        sessionId: session.id,
+        partnerId: session.partnerId,
+        merchantId: session.merchantId,
+        customerId: session.customerId,
+        paymentMethod: session.paymentMethod,
+        currency: session.currency,
+        credentialUsages: session.credentialUsages,
+        customFields: session.customFields.map(({ name, value }) => ({ name, value })),
+        recurringAmountMinor: BigInt(plan.recurringAmountMinor),
+        frequency: plan.frequency,
+        interval: plan.interval,
+        numberOfPayments: plan.numberOfPayments,
+        expiresAt: session.expiresAt,
+      },
+      metadata,
+    );
+    if (session.contractId !== contractId) {
+      await this.execute({ type: 'LinkHppSessionContract', sessionId: session.id, contractId }, metadata);
+    }
+    return contractId;
+  }
+
   /** Records a failed attempt; true when it locked the session. */
   private async failAttempt(session: HppSession, reason: string, requestId: string): Promise<boolean> {
     const after = await this.execute(
@@ -340,4 +392,21 @@ export class HostedCheckout {
       correlation_id: requestId,
     };
   }
+}
+
+/**
+ * The stored credential's `enrollment_terms` (spec: `amount`, `frequency`, `duration`, strings) for
+ * a session with a recurring plan: what the payer agreed to on the page, in the page's words
+ * ("25.00 USD", "every month", "12 payments" or "until cancelled"); null without a plan.
+ */
+export function enrollmentTermsOf(
+  session: Pick<HppSession, 'recurringPlan' | 'currency'>,
+): EnrollmentTerms | null {
+  const plan = session.recurringPlan;
+  if (!plan) return null;
+  return {
+    amount: `${formatAmount(BigInt(plan.recurringAmountMinor), session.currency)} ${session.currency}`,
+    frequency: everyPhrase(plan.frequency, plan.interval),
+    duration: plan.numberOfPayments === null ? 'until cancelled' : `${plan.numberOfPayments} payments`,
+  };
 }

@@ -160,6 +160,27 @@ describe('IdempotencyStore on PostgreSQL', () => {
     expect(rows[0].n).toBe(0);
   });
 
+  it('a platform-derived key keeps the command id its caller names, past the window too', async () => {
+    const commandId = '5b1c3a9e-0d4f-5c2b-8a7e-1f2d3c4b5a69';
+    const first = await store.begin('partner:p5', 'recurring:c:1', fp, { commandId });
+    expect(first).toMatchObject({ kind: 'execute', commandId, resumed: false });
+    if (first.kind !== 'execute') throw new Error('unreachable');
+    // A run that died: the next one resumes under the same id, as a partner's retry does.
+    await store.abandon('partner:p5', 'recurring:c:1', first.lease);
+    expect(await store.begin('partner:p5', 'recurring:c:1', fp, { commandId })).toMatchObject({
+      kind: 'execute',
+      commandId,
+      resumed: true,
+    });
+    // After the window the record is fresh, and still carries the named id.
+    clock.advance(25 * 3600 * 1000);
+    expect(await store.begin('partner:p5', 'recurring:c:1', fp, { commandId })).toMatchObject({
+      kind: 'execute',
+      commandId,
+      resumed: false,
+    });
+  });
+
   it('fingerprints ignore JSON key order but not values, method or path', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } })).toBe(
       '{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}',

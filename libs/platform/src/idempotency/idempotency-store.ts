@@ -143,10 +143,21 @@ export class IdempotencyStore {
     await migrateWithLock(pool, IDEMPOTENCY_MIGRATE_LOCK, SCHEMA);
   }
 
-  async begin(scope: string, key: string, fingerprint: string): Promise<BeginOutcome> {
+  /**
+   * Takes the key for a run. `options.commandId` is for keys the platform derives itself (a
+   * contract's `recurring:{contract}:{installment}`): the caller names the command id, derived from
+   * what the key stands for, so a run after the window (a fresh record) still carries the command
+   * id of the first run and finds what it wrote. A partner's key always gets a random one.
+   */
+  async begin(
+    scope: string,
+    key: string,
+    fingerprint: string,
+    options: { commandId?: string } = {},
+  ): Promise<BeginOutcome> {
     const keyHash = hashOf(scope, key);
     const now = this.clock.now();
-    const commandId = randomUUID();
+    const commandId = options.commandId ?? randomUUID();
     const lease = randomUUID();
     const inserted = await this.pool.query({
       name: 'idempotency.begin',

@@ -16,6 +16,7 @@ export const PROBLEM_STATUS: Readonly<Record<string, number>> = {
   stored_credential_not_found: 404,
   transaction_not_found: 404,
   hpp_session_not_found: 404,
+  contract_not_found: 404,
   settlement_batch_not_found: 404,
   reconciliation_exception_not_found: 404,
   partner_not_found: 404,

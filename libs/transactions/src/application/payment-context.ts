@@ -32,7 +32,7 @@ export interface PaymentContext {
    */
   fresh?: boolean;
   metadata: EventMetadata;
-  source: 'api' | 'hpp';
+  source: 'api' | 'hpp' | 'recurring';
   /** The channel a fee disclosure was shown on, when one applies. */
   disclosureChannel: string;
   entryMode: string;

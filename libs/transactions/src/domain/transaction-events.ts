@@ -66,8 +66,11 @@ export interface TransactionInitiated {
     reversalReason: { code: string; description: string | null } | null;
     convenienceFeeDisclosure: Disclosure | null;
     surchargeDisclosure: Disclosure | null;
-    /** Where the request came from: `api` (POST /transactions) or `hpp` (a hosted page). */
-    source: 'api' | 'hpp';
+    /**
+     * Where the request came from: `api` (POST /transactions), `hpp` (a hosted page) or
+     * `recurring` (a contract's installment, charged by the scheduler).
+     */
+    source: 'api' | 'hpp' | 'recurring';
     initiatedAt: string;
   };
 }

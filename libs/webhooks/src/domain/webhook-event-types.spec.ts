@@ -97,6 +97,21 @@ describe('the webhook event-type mapping', () => {
     expect(webhookTypesOf('TerminalHeartbeatRecorded')).toEqual([]);
   });
 
+  it('maps each step of a recurring contract, its dunning included, and keeps its bookkeeping internal', () => {
+    expect(webhookTypesOf('ContractCreated')).toEqual(['contract.created']);
+    expect(webhookTypesOf('ContractInstallmentCharged')).toEqual(['contract.installment_charged']);
+    expect(webhookTypesOf('ContractInstallmentFailed')).toEqual(['contract.installment_failed']);
+    expect(webhookTypesOf('ContractRetryScheduled')).toEqual(['contract.retry_scheduled']);
+    expect(webhookTypesOf('ContractInstallmentReturned')).toEqual(['contract.installment_returned']);
+    expect(webhookTypesOf('ContractFailed')).toEqual(['contract.failed']);
+    expect(webhookTypesOf('ContractInstallmentAttempted')).toEqual([]);
+    expect(webhookTypesOf('ContractInstallmentAttemptWithdrawn')).toEqual([]);
+    expect(webhookTypesOf('HppSessionContractLinked')).toEqual([]);
+    const contractTypes = WEBHOOK_EVENT_TYPE_CATALOG.filter((entry) => entry.type.startsWith('contract.'));
+    expect(contractTypes.length).toBe(12);
+    expect(contractTypes.every((entry) => entry.object === 'contract')).toBe(true);
+  });
+
   it('names each type in the spec’s form with a one-line description and its object', () => {
     for (const entry of WEBHOOK_EVENT_TYPE_CATALOG) {
       expect(entry.type).toMatch(/^[a-z_]+\.[a-z_]+$/);

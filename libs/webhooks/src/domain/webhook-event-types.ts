@@ -1,5 +1,6 @@
 import { CUSTOMER_WEBHOOK_EVENT_TYPES } from '../../../customers/src/domain';
 import { HPP_SESSION_WEBHOOK_EVENT_TYPES } from '../../../hosted-pages/src/domain';
+import { CONTRACT_WEBHOOK_EVENTS } from '../../../recurring/src/domain';
 import {
   CUSTOM_FIELDS_WEBHOOK_EVENT_TYPES,
   MERCHANT_WEBHOOK_EVENT_TYPES,
@@ -27,6 +28,7 @@ export type WebhookObjectKind =
   | 'settlement_batch'
   | 'reconciliation_exception'
   | 'terminal'
+  | 'contract'
   | 'webhook_endpoint';
 
 export interface WebhookEventTypeDefinition {
@@ -173,6 +175,7 @@ export const WEBHOOK_EVENT_TYPE_CATALOG: readonly WebhookEventTypeDefinition[] =
   t('customer.deleted', 'customer', 'A customer was deleted.'),
   ...SETTLEMENT_WEBHOOK_EVENTS.map((entry) => t(entry.webhookType, entry.object, entry.description)),
   ...TERMINALS_WEBHOOK_EVENTS.map((entry) => t(entry.webhookType, entry.object, entry.description)),
+  ...CONTRACT_WEBHOOK_EVENTS.map((entry) => t(entry.webhookType, entry.object, entry.description)),
   {
     type: WEBHOOK_TEST_EVENT_TYPE,
     description: 'Sent on request by POST /webhook-endpoints/{id}/test, to that endpoint only.',
@@ -205,6 +208,7 @@ export const DOMAIN_EVENT_WEBHOOK_TYPES: Readonly<Record<string, readonly string
   CUSTOMER_WEBHOOK_EVENT_TYPES,
   Object.fromEntries(SETTLEMENT_WEBHOOK_EVENTS.map((entry) => [entry.eventType, entry.webhookType])),
   Object.fromEntries(TERMINALS_WEBHOOK_EVENTS.map((entry) => [entry.eventType, entry.webhookType])),
+  Object.fromEntries(CONTRACT_WEBHOOK_EVENTS.map((entry) => [entry.eventType, entry.webhookType])),
 );
 
 const PARTNER_ACCOUNT =
@@ -256,6 +260,12 @@ export const INTERNAL_EVENT_TYPES: Readonly<Record<string, string>> = {
     'a device reporting in; its effect shows in the terminal’s last_heartbeat_at and firmware_version (the first one sends terminal.activated)',
   TerminalSerialNumberClaimed:
     'which terminal holds a merchant’s serial number, a uniqueness guard; terminal.created tells the registration',
+  HppSessionContractLinked:
+    'names the contract of the session’s recurring_plan; hpp_session.completed carries it (contract_id) and contract.created tells the contract',
+  ContractInstallmentAttempted:
+    'a charge starting; contract.installment_charged or contract.installment_failed tells how it ended, and the transaction has its own webhooks',
+  ContractInstallmentAttemptWithdrawn:
+    'a charge that never reached the gateway (a hold, or a pause or cancel before it began): nothing was charged, and contract.paused or contract.cancelled tells why',
   ...Object.fromEntries(WEBHOOK_ENDPOINT_EVENT_TYPES.map((type) => [type, WEBHOOK_CONFIGURATION])),
 };
 

@@ -38,6 +38,14 @@ import {
   type SettlementBatchEvent,
 } from '../../../settlement/src/domain';
 import {
+  CONTRACT_EVENT_TYPES,
+  CONTRACT_STREAM_PREFIX,
+  contractEvolver,
+  toContractResource,
+  type Contract,
+  type ContractEvent,
+} from '../../../recurring/src/domain';
+import {
   TERMINAL_EVENT_TYPES,
   TERMINAL_STREAM_PREFIX,
   terminalEvolver,
@@ -138,6 +146,7 @@ export const WEBHOOK_SOURCE_STREAMS: readonly AnyFolding[] = [
     ofMerchant,
   ),
   folding<Terminal, TerminalEvent>(TERMINAL_STREAM_PREFIX, TERMINAL_EVENT_TYPES, terminalEvolver, ofMerchant),
+  folding<Contract, ContractEvent>(CONTRACT_STREAM_PREFIX, CONTRACT_EVENT_TYPES, contractEvolver, ofMerchant),
 ];
 
 export function sourceStreamOf(stream: string) {
@@ -179,6 +188,8 @@ export function renderObject(
       return toReconciliationExceptionResource(state as ReconciliationException);
     case 'terminal':
       return toTerminalResource(state as Terminal);
+    case 'contract':
+      return toContractResource(state as Contract);
     case 'webhook_endpoint':
       return toWebhookEndpointResource(state as WebhookEndpoint, at);
   }

@@ -201,6 +201,50 @@ describe('every (state, command) pair', () => {
   });
 });
 
+describe("linking a plan's contract (link_contract)", () => {
+  const CONTRACT = '3f0c7b1e-2a4d-4c5e-8f60-718293a4b5c6';
+  const planned = createdFrom(
+    create({
+      amount: '10.00',
+      credential_usages: ['RECURRING'],
+      recurring_plan: { recurring_amount: '10.00', frequency: 'monthly' },
+    }),
+  );
+  const link = (contractId = CONTRACT): HppSessionCommand => ({
+    type: 'LinkHppSessionContract',
+    sessionId: ID,
+    at: T1,
+    contractId,
+  });
+  const linked = {
+    type: 'HppSessionContractLinked' as const,
+    data: { ...ids, contractId: CONTRACT, linkedAt: T1.toISOString() },
+  };
+
+  it('a PENDING session with a plan names its contract, once', () => {
+    given(planned).when(link()).then([linked]);
+    given([...planned, linked])
+      .when(link())
+      .then([]);
+    given([...planned, linked])
+      .when(link('0a0b0c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d'))
+      .thenThrows(HppSessionCommandInvalid);
+  });
+  it('a session without a plan has no contract', () =>
+    given(created())
+      .when(link())
+      .thenThrows(HppSessionCommandInvalid, { code: 'hpp_session_command_invalid' }));
+  it.each(['COMPLETED', 'CANCELLED', 'EXPIRED'])('%s × link_contract is 409', (state) =>
+    given([...planned, ended[state]!])
+      .when(link())
+      .thenThrows(InvalidStateTransition, {
+        code: 'invalid_state_transition',
+        from: state,
+        action: 'link_contract',
+      }),
+  );
+});
+
 describe('double submit', () => {
   it('a second Complete is 409 invalid_state_transition', () => {
     const first = decide(complete(), fold(created()));

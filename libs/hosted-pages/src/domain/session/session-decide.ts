@@ -44,6 +44,12 @@ export interface RecordHppSessionFailedAttempt extends Base {
   reason: string;
 }
 
+/** Names the contract of the session's `recurring_plan` (once; the same id again changes nothing). */
+export interface LinkHppSessionContract extends Base {
+  type: 'LinkHppSessionContract';
+  contractId: string;
+}
+
 export interface CompleteHppSession extends Base {
   type: 'CompleteHppSession';
   vaultToken: string | null;
@@ -59,7 +65,12 @@ export interface CompleteHppSession extends Base {
 }
 
 export type HppSessionCommand =
-  CreateHppSession | CancelHppSession | ExpireHppSession | RecordHppSessionFailedAttempt | CompleteHppSession;
+  | CreateHppSession
+  | CancelHppSession
+  | ExpireHppSession
+  | RecordHppSessionFailedAttempt
+  | LinkHppSessionContract
+  | CompleteHppSession;
 
 export type HppSessionCommandType = HppSessionCommand['type'];
 
@@ -67,6 +78,7 @@ const ACTIONS: Record<Exclude<HppSessionCommandType, 'CreateHppSession'>, HppSes
   CancelHppSession: 'cancel',
   ExpireHppSession: 'expire',
   RecordHppSessionFailedAttempt: 'record_failed_attempt',
+  LinkHppSessionContract: 'link_contract',
   CompleteHppSession: 'complete',
 };
 
@@ -163,6 +175,15 @@ export function decide(command: HppSessionCommand, session: HppSessionStateOrNon
       if (count < HPP_MAX_FAILED_ATTEMPTS) return [failed];
       return [failed, { type: 'HppSessionLocked', data: { ...ids, failedAttempts: count, lockedAt: at } }];
     }
+    case 'LinkHppSessionContract':
+      if (!session.recurringPlan)
+        throw new HppSessionCommandInvalid('only a session with a recurring_plan has a contract');
+      if (session.contractId === command.contractId) return [];
+      if (session.contractId)
+        throw new HppSessionCommandInvalid(`the session's plan is contract ${session.contractId}`);
+      return [
+        { type: 'HppSessionContractLinked', data: { ...ids, contractId: command.contractId, linkedAt: at } },
+      ];
     case 'CompleteHppSession':
       return [complete(command, session, ids, at)];
   }

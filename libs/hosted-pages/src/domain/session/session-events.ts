@@ -87,6 +87,16 @@ export interface HppSessionLocked {
   data: Ids & { failedAttempts: number; lockedAt: string };
 }
 
+/**
+ * The session's `recurring_plan` has its contract (created PENDING_ACTIVATION at the payer's first
+ * submit, activated by the page's approved payment): the read form and `hpp_session.completed`
+ * name it as `contract_id`.
+ */
+export interface HppSessionContractLinked {
+  type: 'HppSessionContractLinked';
+  data: Ids & { contractId: string; linkedAt: string };
+}
+
 export interface HppCardSummary {
   brand: string;
   last4: string;
@@ -125,6 +135,7 @@ export type HppSessionEvent =
   | HppSessionExpired
   | HppSessionAttemptFailed
   | HppSessionLocked
+  | HppSessionContractLinked
   | HppSessionCompleted;
 
 export type HppSessionEventType = HppSessionEvent['type'];
@@ -141,6 +152,8 @@ export const HPP_SESSION_WEBHOOK_EVENT_TYPES: Readonly<Record<HppSessionEventTyp
   // A payer's failed try on an open page: the session stays PENDING (the lockout ends it).
   HppSessionAttemptFailed: null,
   HppSessionLocked: 'hpp_session.cancelled',
+  // Internal: the read form's contract_id and hpp_session.completed name the contract.
+  HppSessionContractLinked: null,
   HppSessionCompleted: 'hpp_session.completed',
 };
 

@@ -4,7 +4,7 @@ import { parseSessionRequest, validateSessionRequest } from './session-request';
 const MERCHANT = '7b1d2c3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
 const CUSTOMER = '0b6f3a52-8a0e-4d3c-9a61-5c2f0e7d9b11';
 const base = { merchant_id: MERCHANT, amount: '10.50' };
-const plan = { recurring_amount: '25.00', frequency: 'monthly' };
+const plan = { recurring_amount: '10.50', frequency: 'monthly' };
 const save = { page_purpose: 'save_payment_method', credential_usages: ['UNSCHEDULED_COF'] };
 
 describe('validateSessionRequest: accepted bodies', () => {
@@ -147,7 +147,7 @@ describe('validateSessionRequest: refused bodies', () => {
     ],
     [
       'plan without frequency',
-      { ...base, recurring_plan: { recurring_amount: '1.00' }, credential_usages: ['RECURRING'] },
+      { ...base, recurring_plan: { recurring_amount: '10.50' }, credential_usages: ['RECURRING'] },
       ['recurring_plan.frequency'],
     ],
     [
@@ -178,6 +178,11 @@ describe('validateSessionRequest: refused bodies', () => {
         credential_usages: ['RECURRING'],
       },
       ['recurring_plan.initial_charge_amount'],
+    ],
+    [
+      'amount unlike recurring_amount without initial_charge_amount (the page charges the first period)',
+      { ...base, recurring_plan: { ...plan, recurring_amount: '25.00' }, credential_usages: ['RECURRING'] },
+      ['amount'],
     ],
     [
       'unknown plan field',
@@ -263,7 +268,7 @@ describe('parseSessionRequest', () => {
     ).toMatchObject({
       savesPaymentMethod: true,
       recurringPlan: {
-        recurringAmountMinor: 2500n,
+        recurringAmountMinor: 1050n,
         frequency: 'monthly',
         interval: 1,
         numberOfPayments: null,

@@ -39,8 +39,9 @@ import { UUID } from '../../../../platform/src/validation/uuid';
  *    RECURRING or INSTALLMENT. When nothing is saved, `credential_usages` is refused.
  * 5. `recurring_plan`: payment pages with a fixed amount only. `recurring_amount` (> 0) and
  *    `frequency` (daily … annually) required; `interval` integer ≥ 1 (default 1);
- *    `number_of_payments` integer ≥ 2 or omitted (open-ended); `initial_charge_amount`, when
- *    given, must equal `amount` (the page charges `amount` now).
+ *    `number_of_payments` integer ≥ 2 or omitted (open-ended). The page's payment is the plan's
+ *    first: `amount` must equal `initial_charge_amount` when given, else `recurring_amount` (the
+ *    first period).
  * 6. `capture_mode: authorization` is card only, and a well-formed card one is 501
  *    (HppCaptureModeReserved: card AUTHORIZATION is reserved). `customer_id` is a UUID (that it belongs to the
  *    merchant is the handler's check). `custom_fields`: at most 20 `{name, value}` strings, names
@@ -291,6 +292,12 @@ function readPlan(
     ) {
       r.fail('recurring_plan.initial_charge_amount', 'must equal amount (the page charges amount now)');
     }
+  } else if (recurringAmountMinor !== null && amountMinor !== null && recurringAmountMinor !== amountMinor) {
+    // Without an initial amount the page's payment is the plan's first period.
+    r.fail(
+      'amount',
+      'must equal recurring_plan.recurring_amount, or recurring_plan.initial_charge_amount when given',
+    );
   }
   if (recurringAmountMinor === null || frequency === null || interval === null) return null;
   return { recurringAmountMinor, frequency, interval, numberOfPayments, initialChargeAmountMinor };

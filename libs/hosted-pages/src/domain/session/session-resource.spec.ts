@@ -38,6 +38,7 @@ const READ_FIELDS = [
   'tokenization_outcome',
   'vault_token',
   'transaction_id',
+  'contract_id',
   'completed_at',
   'last_attempt',
   'card',
@@ -100,6 +101,7 @@ describe('toSessionResource', () => {
       tokenization_outcome: 'not_requested',
       vault_token: null,
       transaction_id: null,
+      contract_id: null,
       completed_at: null,
       last_attempt: null,
       card: null,
@@ -114,7 +116,12 @@ describe('toSessionResource', () => {
         session({
           amount: '1.00',
           credential_usages: ['RECURRING'],
-          recurring_plan: { recurring_amount: '9.9', frequency: 'annually', number_of_payments: 3 },
+          recurring_plan: {
+            recurring_amount: '9.9',
+            frequency: 'annually',
+            number_of_payments: 3,
+            initial_charge_amount: '1.00',
+          },
         }),
         urls,
       ).recurring_plan,
@@ -123,8 +130,28 @@ describe('toSessionResource', () => {
       frequency: 'annually',
       interval: 1,
       number_of_payments: 3,
-      initial_charge_amount: null,
+      initial_charge_amount: '1.00',
     }));
+
+  it('names the contract of its plan once the payer opened it', () => {
+    const s = session({
+      amount: '9.90',
+      credential_usages: ['RECURRING'],
+      recurring_plan: { recurring_amount: '9.9', frequency: 'monthly' },
+    });
+    const contractId = '3f0c7b1e-2a4d-4c5e-8f60-718293a4b5c6';
+    const linked = then(s, decide({ type: 'LinkHppSessionContract', sessionId: ID, at: T1, contractId }, s));
+    expect(toSessionResource(s, urls).contract_id).toBeNull();
+    expect(toSessionResource(linked, urls).contract_id).toBe(contractId);
+    // The same contract again changes nothing; a session without a plan has none.
+    expect(decide({ type: 'LinkHppSessionContract', sessionId: ID, at: T1, contractId }, linked)).toEqual([]);
+    expect(() =>
+      decide(
+        { type: 'LinkHppSessionContract', sessionId: ID, at: T1, contractId },
+        session({ amount: '1.00' }),
+      ),
+    ).toThrow(expect.objectContaining({ code: 'hpp_session_command_invalid' }));
+  });
 
   it('a saving session reads pending until completed, then the completion', () => {
     const s = session({

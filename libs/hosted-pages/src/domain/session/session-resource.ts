@@ -42,6 +42,8 @@ export interface HppSessionResource extends HppSessionCreateResource {
   tokenization_outcome: TokenizationOutcome;
   vault_token: string | null;
   transaction_id: string | null;
+  /** The contract of the session's `recurring_plan` (null without a plan, or before the payer's first submit). */
+  contract_id: string | null;
   completed_at: string | null;
   last_attempt: { at: string; reason: string } | null;
   card: { last4: string; expiry_month: number; expiry_year: number; brand: string } | null;
@@ -105,6 +107,7 @@ export function toSessionResource(s: HppSession, urls: HppSessionUrls, now?: Dat
     tokenization_outcome: s.tokenizationOutcome ?? (s.savesPaymentMethod ? 'pending' : 'not_requested'),
     vault_token: s.vaultToken,
     transaction_id: s.transactionId,
+    contract_id: s.contractId ?? null,
     completed_at: s.completedAt,
     last_attempt: s.lastAttempt && { ...s.lastAttempt },
     card: s.card && {

@@ -27,6 +27,8 @@ export const HPP_SESSION_TRANSITIONS = {
   record_failed_attempt: { from: ['PENDING'], to: 'PENDING' },
   /** The failed attempt that reaches the limit: the platform cancels the session. */
   lock: { from: ['PENDING'], to: 'CANCELLED' },
+  /** The payer's first submit opened the contract of the session's recurring plan. */
+  link_contract: { from: ['PENDING'], to: 'PENDING' },
 } as const satisfies Record<string, Rule>;
 
 export type HppSessionAction = keyof typeof HPP_SESSION_TRANSITIONS;

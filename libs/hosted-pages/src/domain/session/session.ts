@@ -12,6 +12,8 @@ export type HppSession = Omit<HppSessionCreated['data'], 'sessionId'> & {
   vaultToken: string | null;
   storedCredentialId: string | null;
   transactionId: string | null;
+  /** The contract of the session's `recurring_plan`, once the payer's first submit opened it. */
+  contractId?: string | null;
   card: Extract<HppSessionEvent, { type: 'HppSessionCompleted' }>['data']['card'];
   bank: Extract<HppSessionEvent, { type: 'HppSessionCompleted' }>['data']['bank'];
   /** null until completed. */
@@ -51,6 +53,7 @@ export function evolve(session: HppSessionStateOrNone, event: HppSessionEvent): 
       vaultToken: null,
       storedCredentialId: null,
       transactionId: null,
+      contractId: null,
       card: null,
       bank: null,
       tokenizationOutcome: null,
@@ -73,6 +76,8 @@ export function evolve(session: HppSessionStateOrNone, event: HppSessionEvent): 
         failedAttempts: event.data.count,
         lastAttempt: { at: event.data.failedAt, reason: event.data.reason },
       };
+    case 'HppSessionContractLinked':
+      return { ...s, contractId: event.data.contractId };
     case 'HppSessionLocked':
       return { ...s, state: 'CANCELLED', lockedOut: true, endedAt: event.data.lockedAt };
     case 'HppSessionCompleted': {

@@ -9,6 +9,9 @@ import {
   type ConvenienceFeeTerms,
   type FeeProfileTerms,
 } from './fee-events';
+import { isCalendarDate } from '../../../../platform/src/validation/calendar-date';
+
+export { isCalendarDate };
 
 /**
  * Validation of the three fee bodies. Bodies arrive as `unknown` (parsed JSON) and are read
@@ -145,19 +148,6 @@ function reader(body: unknown): Reader | FieldError[] {
     return [{ field: 'body', message: 'must be a JSON object' }];
   }
   return new Reader(body as Record<string, unknown>);
-}
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar date written `YYYY-MM-DD` (no time, no offset). */
-export function isCalendarDate(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  return days !== undefined && day >= 1 && day <= days;
 }
 
 // ---------------------------------------------------------------------------------------------

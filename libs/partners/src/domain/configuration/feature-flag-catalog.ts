@@ -48,6 +48,7 @@ export const FEATURE_FLAG_CATALOG: readonly FeatureFlagDefinition[] = [
       'HPP sessions with payment_method ach',
       'HPP save_payment_method sessions with payment_method ach (ACH vault entries)',
       'an ACH payment on a hosted page',
+      'POST /contracts with payment_method_type ACH',
     ],
     certification_feature: 'ACH',
   },
@@ -91,7 +92,7 @@ export const FEATURE_FLAG_CATALOG: readonly FeatureFlagDefinition[] = [
     gates: [
       'POST /transactions with use_type INSTALLMENT',
       'HPP sessions with credential_usages containing INSTALLMENT',
-      'POST /contracts on a payment_method_token scoped for INSTALLMENT',
+      'POST /contracts with number_of_payments on a payment_method_token scoped for INSTALLMENT (an installment plan)',
     ],
     certification_feature: null,
   },
