@@ -144,5 +144,15 @@ export abstract class EventStore {
   /** The global position of the newest event that a reader may see (0 when empty). */
   abstract headPosition(): Promise<bigint>;
 
+  /**
+   * The global position of the newest committed event (0 when empty): the target of a reader
+   * that must see every write answered before it asked. It can be above `headPosition` while an
+   * append with a lower position is still committing; readers reach it once that one ends. The
+   * same as `headPosition` where commits cannot overtake each other.
+   */
+  lastCommittedPosition(): Promise<bigint> {
+    return this.headPosition();
+  }
+
   abstract close(): Promise<void>;
 }

@@ -229,11 +229,13 @@ export class ProjectionRunner {
   }
 
   /**
-   * `waitFor` the store's head as it is now: for a reader of a read model that must see every
-   * write answered before it started (lists are eventually consistent; docs/api.md).
+   * `waitFor` the newest committed event as it is now: for a reader of a read model that must see
+   * every write answered before it started (lists are eventually consistent; docs/api.md). Not
+   * the store's gap-free head, which a transaction still open below it (a projector's own batch)
+   * holds back behind writes already answered.
    */
   async waitForHead(names: string[] = this.names, timeoutMs = 5000): Promise<boolean> {
-    return this.waitFor(await this.options.store.headPosition(), names, timeoutMs);
+    return this.waitFor(await this.options.store.lastCommittedPosition(), names, timeoutMs);
   }
 
   /**

@@ -240,6 +240,8 @@ describe('PostgresEventStore', () => {
         expect((await store.readAll()).map((e) => e.globalPosition)).toEqual([1n]);
         expect(await store.readAll({ fromPosition: 2n })).toEqual([]);
         expect(await store.headPosition()).toBe(1n);
+        // What a reader that must see every answered write waits for: the fast append, committed.
+        expect(await store.lastCommittedPosition()).toBe(3n);
 
         await gate.query('select pg_advisory_unlock(4242)');
         expect(await slow).toEqual({ nextRevision: 0n, position: 2n });
@@ -249,6 +251,7 @@ describe('PostgresEventStore', () => {
           [3n, 'Fast'],
         ]);
         expect(await store.headPosition()).toBe(3n);
+        expect(await store.lastCommittedPosition()).toBe(3n);
       } finally {
         await gate.end();
       }

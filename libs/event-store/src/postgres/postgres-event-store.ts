@@ -489,6 +489,14 @@ export class PostgresEventStore extends EventStore {
     return rows.length === 0 ? 0n : BigInt(rows[0].global_position);
   }
 
+  /** Every committed event is visible here, whatever is still committing below it. */
+  override async lastCommittedPosition(): Promise<bigint> {
+    const { rows } = await this.pool.query<{ last: string | null }>(
+      `select max(global_position)::text as last from ${this.schema}.events`,
+    );
+    return BigInt(rows[0].last ?? '0');
+  }
+
   subscribeToAll(options: SubscribeOptions, handler: EventHandler): Subscription {
     if (this.closed) throw new Error('the event store is closed');
     const subscription = new LiveSubscription({
