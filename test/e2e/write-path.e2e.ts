@@ -1,11 +1,14 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies are inspected freely */
 import { randomUUID } from 'node:crypto';
+import { EventStore, PostgresEventStore } from '../../libs/event-store/src';
 import { PaymentGateway } from '../../libs/gateway/src/gateway';
 import type { SandboxGateway } from '../../libs/gateway/src/sandbox/sandbox-gateway';
 import { hashOf } from '../../libs/platform/src/idempotency/idempotency-store';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { eventually } from '../support/eventually';
 import { activeMerchant, vaultedCredential } from '../support/payments';
+import { expectProblem } from '../support/problems';
+import { retryUntilDefinite } from '../support/retry';
 
 /**
  * The write path of `POST /transactions` (docs/adr/0008-write-path.md): a SALE commits twice,
@@ -130,5 +133,86 @@ describe('POST /transactions: two commits, and the answer readable at once', () 
       (res) => answers.every((id) => res.body.data.some((item: any) => item.id === id)),
     );
     expect(answers.filter((id) => !page.body.data.some((item: any) => item.id === id))).toEqual([]);
+  });
+  it('a group commit that fails fails every request in it cleanly: 503, nothing written, the same key then runs once', async () => {
+    const store = platform().service.app.get(EventStore) as PostgresEventStore;
+    const merchantBody = (n: number) => ({
+      business_name: `Batch Bistro ${n}`,
+      contact_email: 'owner@bistro.test',
+      contact_name: 'Jamie Rivera',
+      merchant_category_code: '5812',
+    });
+    const requests = [
+      { path: '/merchants', body: merchantBody(0), key: randomUUID() },
+      { path: '/merchants', body: merchantBody(1), key: randomUUID() },
+      { path: '/transactions', body: body('41.00'), key: randomUUID() },
+      { path: '/merchants', body: merchantBody(2), key: randomUUID() },
+      { path: '/transactions', body: body('42.00'), key: randomUUID() },
+    ];
+    const send = (r: (typeof requests)[number]) =>
+      partner.client.post(r.path, r.body, { idempotencyKey: r.key });
+    /** The backend of a batch waiting for the table, once there is one other than `not`. */
+    const waitingBatch = async (not?: number): Promise<number> => {
+      for (;;) {
+        const { rows } = await pool().query<{ pid: number }>(
+          `select pid from pg_stat_activity
+            where wait_event_type = 'Lock' and query like '%append_batch%' and pid <> $1`,
+          [not ?? 0],
+        );
+        if (rows.length > 0) return rows[0].pid;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const gatewayCalls = jest.spyOn(gateway(), 'authorizeAndCapture');
+    // Every append inserts into the events table: with it locked, each batch waits at its insert,
+    // its record and positions taken, until its connection is killed.
+    const holder = await pool().connect();
+    let answers;
+    try {
+      await holder.query('begin');
+      await holder.query('lock table event_store.events in share mode');
+      const first = send(requests[0]);
+      const firstBatch = await waitingBatch();
+      // The others arrive while the first batch is in flight: they wait to go together, next.
+      const rest = requests.slice(1).map(send);
+      await eventually(
+        async () => store.appendsWaiting,
+        (waiting) => waiting >= requests.length - 1,
+      );
+      expect(store.appendsWaiting).toBeGreaterThanOrEqual(requests.length - 1);
+      await pool().query('select pg_terminate_backend($1)', [firstBatch]);
+      const secondBatch = await waitingBatch(firstBatch);
+      await pool().query('select pg_terminate_backend($1)', [secondBatch]);
+      answers = await Promise.all([first, ...rest]);
+    } finally {
+      await holder.query('rollback');
+      holder.release();
+    }
+    for (const answer of answers) expectProblem(answer, 503, 'service_unavailable', { retryable: true });
+    expect(gatewayCalls).not.toHaveBeenCalled();
+    gatewayCalls.mockRestore();
+    // Nothing of them was written: no record, no event.
+    for (const r of requests) expect(await record(r.key)).toBeUndefined();
+    const { rows: written } = await pool().query(
+      `select 1 from event_store.events where metadata->>'idempotency_key' = any($1::text[])`,
+      [requests.map((r) => r.key)],
+    );
+    expect(written).toEqual([]);
+
+    // The same keys run once each, as new, and replay after.
+    const retried = await Promise.all(requests.map((r) => retryUntilDefinite(() => send(r))));
+    expect(retried.map((res) => res.status)).toEqual([201, 201, 200, 201, 200]);
+    for (const [i, r] of requests.entries()) {
+      const again = await send(r);
+      expect(again.headers.get('x-idempotent-replay')).toBe('true');
+      expect(again.text).toBe(retried[i].text);
+    }
+    const { rows: perKey } = await pool().query<{ n: number }>(
+      `select count(*)::int as n from event_store.events
+        where type in ('MerchantCreated', 'TransactionInitiated') and metadata->>'idempotency_key' = any($1::text[])
+        group by metadata->>'idempotency_key'`,
+      [requests.map((r) => r.key)],
+    );
+    expect(perKey.map((row) => row.n)).toEqual(requests.map(() => 1));
   });
 });

@@ -51,6 +51,11 @@ export class AppendBatcher {
     private readonly options: AppendBatcherOptions,
   ) {}
 
+  /** Appends waiting for the batch in flight to end (they go in the next one). */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
   submit(item: BatchItem): Promise<ItemOutcome> {
     return new Promise<ItemOutcome>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });

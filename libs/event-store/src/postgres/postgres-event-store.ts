@@ -427,6 +427,11 @@ export class PostgresEventStore extends EventStore {
     }
   }
 
+  /** Appends queued behind the batch being written (group commit's backlog; 0 when idle). */
+  get appendsWaiting(): number {
+    return this.batcher.waiting;
+  }
+
   /** One statement for a batch of items (see `append_batch`). */
   private async writeBatch(items: string): Promise<ItemOutcome[]> {
     const { rows } = await this.pool.query<{
