@@ -76,6 +76,19 @@ export async function handleCommand<S, E extends DomainEvent>(
   metadata: EventMetadata,
   options: HandleCommandOptions<S> = {},
 ): Promise<CommandResult<S, E>> {
+  // Commands on one stream in one process take their turns: only another process's write can
+  // make an append lose its race (docs/adr/0008-write-path.md).
+  return inTurn(store, stream, () => decideAndAppend(store, stream, evolver, decide, metadata, options));
+}
+
+async function decideAndAppend<S, E extends DomainEvent>(
+  store: EventStore,
+  stream: string,
+  evolver: Evolver<S, E>,
+  decide: (state: S, events: readonly RecordedEvent[]) => E[],
+  metadata: EventMetadata,
+  options: HandleCommandOptions<S>,
+): Promise<CommandResult<S, E>> {
   const maxAttempts = options.maxAttempts ?? 3;
   for (let attempt = 1; ; attempt++) {
     const known = attempt === 1 ? options.known : undefined;
@@ -122,5 +135,32 @@ export async function handleCommand<S, E extends DomainEvent>(
       if (!(error instanceof WrongExpectedRevision)) throw error;
       if (attempt >= maxAttempts) throw new ConcurrencyConflict(stream);
     }
+  }
+}
+
+/** Per store, the last command's turn on each stream being written by this process. */
+const turns = new WeakMap<EventStore, Map<string, Promise<void>>>();
+
+/**
+ * Runs `work` once every command on `stream` that came before it in this process has ended.
+ * Concurrent commands on one stream would otherwise read the same revision, and all but one
+ * would lose at the append and read, decide and append again: with group commit they arrive in
+ * the same batch, so every batch would refuse all of them but one. Taking turns costs a stream's
+ * commands nothing they were not paying already (one of them commits per batch either way).
+ */
+async function inTurn<T>(store: EventStore, stream: string, work: () => Promise<T>): Promise<T> {
+  let streams = turns.get(store);
+  if (!streams) turns.set(store, (streams = new Map()));
+  const before = streams.get(stream);
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  const last = before ? before.then(() => mine) : mine;
+  streams.set(stream, last);
+  try {
+    await before;
+    return await work();
+  } finally {
+    release();
+    if (streams.get(stream) === last) streams.delete(stream);
   }
 }
