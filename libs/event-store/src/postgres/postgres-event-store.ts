@@ -164,7 +164,9 @@ function migrationSql(s: string): string {
       revisions bigint[] := array_fill(null::bigint, array[count_items]);
       heads jsonb := '{}';
       claimed text[] := '{}';
-      announced text[] := '{}';
+      -- The appended items' types, as their appends listed them (comma-separated); '' wakes everyone.
+      announced text := null;
+      wake_all boolean := false;
       total integer := 0;
       n integer;
       cur bigint;
@@ -258,7 +260,11 @@ function migrationSql(s: string): string {
                    e.event->>'type', e.event->'data', item->'metadata', (item->>'recordedAt')::timestamptz,
                    reserved.transaction_id
               from jsonb_array_elements(item->'events') with ordinality as e(event, ord);
-            announced := announced || array(select x->>'type' from jsonb_array_elements(item->'events') as x);
+            if item->>'types' = '' then
+              wake_all := true;
+            else
+              announced := case when announced is null then item->>'types' else announced || ',' || (item->>'types') end;
+            end if;
             next_position := next_position + n;
             item_revision := revisions[i] + n;
             item_last_position := next_position - 1;
@@ -268,20 +274,15 @@ function migrationSql(s: string): string {
       end loop;
 
       if total > 0 then
-        perform pg_notify('${s}_appended', ${s}.announced_types(announced));
+        -- PostgreSQL's payload holds 8000 bytes: past that, everyone wakes and reads.
+        perform pg_notify('${s}_appended',
+          case when wake_all or length(announced) > 7000 then '' else announced end);
       end if;
     end
     $fn$;
 
-    -- The NOTIFY payload: the appended event types, comma-separated, so that a subscriber handling
-    -- none of them can stay asleep. Empty (wake everyone) when the list would not fit PostgreSQL's
-    -- 8000-byte payload or a type is not a plain name (a comma would split it).
     drop function if exists ${s}.announced_types(jsonb);
-    create or replace function ${s}.announced_types(types text[]) returns text
-    language sql immutable as $fn$
-      select case when length(list) <= 7000 and list ~ '^[A-Za-z0-9_.:,-]+$' then list else '' end
-        from (select string_agg(distinct type, ',') as list from unnest(types) as type) as distinct_types
-    $fn$;
+    drop function if exists ${s}.announced_types(text[]);
 
     create or replace function ${s}.refuse_change() returns trigger
     language plpgsql as $fn$
@@ -298,6 +299,18 @@ function migrationSql(s: string): string {
       for each statement execute function ${s}.refuse_change();
   `;
 }
+
+/**
+ * The NOTIFY payload's part for one append: its event types, distinct and comma-separated, so
+ * that a subscriber handling none of them can stay asleep; '' (wake everyone) when a type is not a
+ * plain name (a comma would split it, a quote would break the JSON it travels in).
+ */
+function announcedTypes(events: readonly NewEvent[]): string {
+  const types = [...new Set(events.map((e) => e.type))].sort();
+  return types.every((type) => PLAIN_TYPE.test(type)) ? types.join(',') : '';
+}
+
+const PLAIN_TYPE = /^[A-Za-z0-9_.:-]+$/;
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
@@ -391,11 +404,13 @@ export class PostgresEventStore extends EventStore {
     );
     const metadata = toJson(options.metadata, 'metadata');
     const expected = options.expectedRevision;
+    // What the NOTIFY announces for this append (see `announcedTypes`).
+    const types = announcedTypes(events);
     const item = {
       json:
         `{"stream":${JSON.stringify(stream)},"expected":"${typeof expected === 'bigint' ? 'revision' : expected}",` +
         `"revision":${typeof expected === 'bigint' ? `"${expected}"` : 'null'},"events":${payload},` +
-        `"metadata":${metadata},"recordedAt":"${this.clock.now().toISOString()}",` +
+        `"metadata":${metadata},"recordedAt":"${this.clock.now().toISOString()}","types":"${types}",` +
         `"record":${options.record ? JSON.stringify(options.record) : 'null'}}`,
     };
 
