@@ -128,6 +128,8 @@ export class ProjectionRunner {
   private readonly passed = new EventEmitter();
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
+  /** Pages being read, by their first position (see `page`). */
+  private readonly reading = new Map<bigint, Promise<RecordedEvent[]>>();
   private listener: AppendListener | null = null;
   private presence: RunnerPresence | null = null;
   private subscription: Subscription | null = null;
@@ -463,12 +465,25 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * The page of events from `from`. Projectors woken by the same notification ask for the same
+   * page at nearly the same moment: while one read of it is under way, the others wait for that
+   * one instead of sending their own, as if they had sent theirs a moment earlier (the page is
+   * never older than a read that started before they asked). Events are shared, never changed.
+   */
+  private page(from: bigint): Promise<RecordedEvent[]> {
+    const inFlight = this.reading.get(from);
+    if (inFlight) return inFlight;
+    const read = this.options.store
+      .readAll({ fromPosition: from, limit: this.batchSize })
+      .finally(() => this.reading.delete(from));
+    this.reading.set(from, read);
+    return read;
+  }
+
   /** One page after the checkpoint; true when it was the last one visible. */
   private async step(worker: Worker): Promise<boolean> {
-    const events = await this.options.store.readAll({
-      fromPosition: worker.checkpoint + 1n,
-      limit: this.batchSize,
-    });
+    const events = await this.page(worker.checkpoint + 1n);
     if (events.length > 0) {
       await this.applyNarrowing(events, (batch) => this.commit(worker, batch));
       worker.lastError = null;
