@@ -32,6 +32,7 @@ import { percentile, runLoad, type LoadResult, type LoadSpec } from './load-work
 import { cpuSince, sampleCpu } from './cpu';
 import { ReceiverThread } from './receiver-worker';
 import type { PartResult } from './report-splice';
+import { startLagProbe } from './lag-worker';
 
 /** The sandbox's Visa test card (CONTRACT §5); no card number is written here. */
 const VISA: VaultInstrument = { kind: 'card', pan: SANDBOX_TEST_CARDS[0].pan, expMonth: 12, expYear: 2030 };
@@ -51,6 +52,8 @@ const SALE_TARGET_RATIO: Record<(typeof CONNECTIONS)[number], number> = { 8: 0.2
 const SALE_P99_TARGET_MS = 50;
 /** Lists catch up with a SALE within this, p99, under the SALE load (docs/api.md). */
 const LIST_LAG_TARGET_MS = 100;
+/** The lag probe's pause between one sighting and its next SALE. */
+const LAG_PAUSE_MS = 50;
 /** Delivering webhooks may cost the write path at most 10%. */
 const WEBHOOK_SALE_RATIO = 0.9;
 const LIST_TARGET_P99_MS = 50;
@@ -463,43 +466,6 @@ async function openPages(service: RunningService, partners: BenchPartner[], coun
   return pages;
 }
 
-/**
- * The list's lag under load: while a load runs, one SALE at a time on a partner of its own, each
- * followed by polling `transaction_list` (a connection of its own, every 2 ms) until its row is
- * there; the lag is from the SALE's answer to the row's first sighting.
- */
-function startLagProbe(service: RunningService, partner: BenchPartner) {
-  let stopping = false;
-  const lags: number[] = [];
-  const done = (async () => {
-    const db = new Client({ connectionString: service.infra.databaseUrl });
-    await db.connect();
-    try {
-      while (!stopping) {
-        const sale = await call(service, partner.key, 'POST', '/transactions', JSON.parse(saleBody(partner)));
-        const answeredAt = performance.now();
-        if (sale.status !== 200) continue;
-        for (;;) {
-          const { rows } = await db.query('select 1 from transaction_list where id = $1', [sale.body.id]);
-          if (rows.length > 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 2));
-        }
-        lags.push(performance.now() - answeredAt);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    } finally {
-      await db.end();
-    }
-  })();
-  return {
-    stop: async (): Promise<number[]> => {
-      stopping = true;
-      await done;
-      return lags;
-    },
-  };
-}
-
 async function saleThroughput(
   service: RunningService,
   partners: BenchPartner[],
@@ -541,12 +507,21 @@ async function saleThroughput(
     const push = (key: string, r: Measured) => runs.set(key, [...(runs.get(key) ?? []), r]);
     const { pool } = service.infra;
     const lags = new Map<number, number[]>();
-    /** A SALE run, with the list's lag sampled meanwhile by a partner of its own. */
-    const saleRun = async (connections: number) => {
-      const probe = startLagProbe(service, probePartner);
-      const measured = await measure(pool, options.postgresPid, saleSpec(connections));
+    /**
+     * The same SALE load once more, not measured, with the list's lag sampled meanwhile by a
+     * partner of its own on a thread of its own (its SALEs would otherwise count in the CPU of the
+     * measured run).
+     */
+    const lagRun = async (connections: number) => {
+      const probe = startLagProbe({
+        url: `${service.url}/api/v1/transactions`,
+        headers: { authorization: `Bearer ${probePartner.key}`, 'content-type': 'application/json' },
+        body: saleBody(probePartner),
+        databaseUrl: service.infra.databaseUrl,
+        pauseMs: LAG_PAUSE_MS,
+      });
+      await runLoad(saleSpec(connections));
       lags.set(connections, [...(lags.get(connections) ?? []), ...(await probe.stop())]);
-      return measured;
     };
     const writes = options.parts.has('writes')
       ? otherWriteSpecs(service, partners, options.durationMs)
@@ -571,9 +546,15 @@ async function saleThroughput(
         if (round % 2 === 1) await delivered();
         if (withSale) {
           console.log(`POST /transactions SALE, ${connections} connections, round ${round + 1}...`);
-          push(`sale ${connections}`, await saleRun(connections));
+          push(`sale ${connections}`, await measure(pool, options.postgresPid, saleSpec(connections)));
         }
         if (round % 2 === 0) await delivered();
+        if (options.parts.has('sale')) {
+          console.log(
+            `the list's lag under the SALE load, ${connections} connections, round ${round + 1}...`,
+          );
+          await lagRun(connections);
+        }
         if (writes && connections === WRITES_CONNECTIONS) {
           for (const write of writes) {
             console.log(`${write.label}, ${connections} connections, round ${round + 1}...`);
@@ -1054,9 +1035,10 @@ ${httpMethod(options, CONNECTIONS.join(' and '))}
 |---|---:|---:|---:|---:|
 ${lagRows.join('\n')}
 
-The lag is sampled while each SALE run above goes on: a partner of its own sends one SALE at a time
-(every 50 ms) and polls \`transaction_list\` for its row every 2 ms on a connection of its own; the time runs
-from the SALE's answer to the first poll that finds the row (so it includes up to 2 ms of polling).
+The lag is sampled in runs of their own, right after each measured SALE run and with the same load: a
+partner of its own, on a thread of its own, sends one SALE at a time (${LAG_PAUSE_MS} ms after the last one was seen) and polls
+\`transaction_list\` for its row every 2 ms on a connection of its own; the time runs from the SALE's answer to
+the first poll that finds the row (so it includes up to 2 ms of polling).
 \`GET /transactions\` lists, search, summary and export read that table (docs/api.md, "Consistency").
 
 Where a SALE's CPU goes (docs/performance.md has the per-statement accounting). At ${CONNECTIONS[0]} connections a SALE cost
