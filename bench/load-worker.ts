@@ -65,7 +65,8 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-function send(
+/** One request on `agent`; never rejects (a socket error is status `error`). */
+export function send(
   agent: http.Agent,
   target: URL,
   method: string,

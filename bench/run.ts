@@ -35,6 +35,7 @@ import { BENCH_ENTITIES, BENCH_MIGRATIONS, benchProjector } from './bench-projec
 import { benchTransactions } from './bench-transactions';
 import { benchEndOfDay } from './bench-settlement';
 import { benchRecurring } from './bench-recurring';
+import { benchScale, SCALE_HEADING } from './bench-scale';
 import { benchWebhooks } from './bench-webhooks';
 import { spliceReport, type PartResult } from './report-splice';
 import { ProjectionRunner } from '../libs/projections/src';
@@ -50,7 +51,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
  * (SALE against the bare route, with the list's lag), `sale-webhooks` (the SALE with webhooks
  * delivered; measures the SALE too), `writes` (the other hot writes against the bare route),
  * `list` (`GET /transactions` at a million rows), `webhooks`, `settlement` (the end of day),
- * `recurring`, `start`.
+ * `recurring`, `scale` (one process against three, and the soak; bench-scale.ts), `start`.
  */
 export const BENCH_PARTS = [
   'store',
@@ -62,6 +63,7 @@ export const BENCH_PARTS = [
   'webhooks',
   'settlement',
   'recurring',
+  'scale',
   'start',
 ] as const;
 type BenchPart = (typeof BENCH_PARTS)[number];
@@ -82,6 +84,8 @@ const WEBHOOK_LATENCY_SECONDS = Number(process.env.BENCH_WEBHOOK_LATENCY_SECONDS
 /** End of day: captured transactions per run (each in a process of its own), over this many merchants. */
 const EOD_SIZES = (process.env.BENCH_EOD_SIZES ?? '10000,100000').split(',').map(Number);
 const EOD_MERCHANTS = Number(process.env.BENCH_EOD_MERCHANTS ?? 1000);
+/** Several processes: the soak's length. */
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 180);
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
 
 function median(runs: Row[]): Row {
@@ -446,6 +450,7 @@ const PARTS: Record<BenchPart, { heading: string; targetRows: string[] }> = {
     heading: '## Recurring contracts',
     targetRows: [' contracts falling due at one clock advance '],
   },
+  scale: { heading: SCALE_HEADING, targetRows: ['| several processes:'] },
 };
 
 /** A part's results as the report shows them: when and under what load they were measured. */
@@ -558,6 +563,20 @@ Catch-up time runs from runner start until the projector's checkpoint reaches th
           });
           return { targets: [r.target], section: r.section };
         }),
+      );
+    }
+    if (runs('scale')) {
+      results.set(
+        'scale',
+        await measured('scale', () =>
+          benchScale({
+            adminUrl: url,
+            dataDir: path.join(dir, 'scale'),
+            durationMs: DURATION_MS,
+            rounds: ROUNDS,
+            soakMs: SOAK_SECONDS * 1000,
+          }),
+        ),
       );
     }
     await db.stop();

@@ -12,6 +12,7 @@ import {
   waitForHealth,
   type ServiceProcess,
 } from '../support/process';
+import { checkedFetch } from '../support/checked-fetch';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -49,7 +50,7 @@ describe('crash recovery of the service and its embedded database', () => {
     return 0;
   };
   const createPartner = (key = randomUUID()) =>
-    fetch(`${url}/api/v1/platform/partners`, {
+    checkedFetch(`${url}/api/v1/platform/partners`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${operatorKey}`,
@@ -97,13 +98,12 @@ describe('crash recovery of the service and its embedded database', () => {
   const start = async (): Promise<number> => {
     const startedAt = performance.now();
     service = startProcess(env, { detached: true });
-    await waitForHealth(url, service, 30_000);
-    return performance.now() - startedAt;
+    return (await waitForHealth(url, service, 30_000)) - startedAt;
   };
 
   const expectEveryAcknowledgedWrite = async () => {
     for (const id of acknowledged) {
-      const res = await fetch(`${url}/api/v1/platform/partners/${id}`, {
+      const res = await checkedFetch(`${url}/api/v1/platform/partners/${id}`, {
         headers: { authorization: `Bearer ${operatorKey}` },
       });
       expect({ id, status: res.status }).toEqual({ id, status: 200 });
@@ -191,7 +191,7 @@ describe('crash recovery of the service and its embedded database', () => {
     let stopped = false;
     const reader = async () => {
       while (!stopped) {
-        const res = await fetch(`${url}/api/v1/platform/partners?page_size=5`, {
+        const res = await checkedFetch(`${url}/api/v1/platform/partners?page_size=5`, {
           headers: { authorization: `Bearer ${operatorKey}` },
         });
         seen.push({
@@ -211,7 +211,7 @@ describe('crash recovery of the service and its embedded database', () => {
     process.kill(postmasterPid(), 'SIGKILL');
     let down: Response | null = null;
     while (performance.now() - killedAt < 5_000) {
-      const res = await fetch(`${url}/api/v1/health`);
+      const res = await checkedFetch(`${url}/api/v1/health`);
       if (res.status === 503) {
         down = res;
         break;

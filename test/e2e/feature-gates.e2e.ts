@@ -10,6 +10,7 @@ import {
 import { useTestPlatform, type ApiResponse, type TestPartner } from '../support/api';
 import { activeMerchant, CHECKING, vaultedCredential } from '../support/payments';
 import { expectProblem } from '../support/problems';
+import { checkedFetch } from '../support/checked-fetch';
 
 /**
  * Every gate of the feature-flag catalog does what docs/feature-flags.md says, probed both ways
@@ -67,9 +68,9 @@ const LEVEL3 = {
 
 /** The hosted page's form post, as a payer's browser sends it. */
 async function payByBank(hppUrl: string): Promise<Response> {
-  const html = await (await fetch(hppUrl)).text();
+  const html = await (await checkedFetch(hppUrl)).text();
   const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)![1];
-  return fetch(hppUrl, {
+  return checkedFetch(hppUrl, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

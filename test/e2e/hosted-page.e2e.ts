@@ -4,6 +4,7 @@ import type { SandboxGateway } from '../../libs/gateway/src/sandbox/sandbox-gate
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { CARD_FORM, csrfOf, submitForm } from '../support/hosted-form';
 import { activeMerchant } from '../support/payments';
+import { checkedFetch } from '../support/checked-fetch';
 
 /** The hosted page over plain HTTP: headers, CSRF, double submit, lockout, closed sessions. */
 describe('the hosted page (HTTP)', () => {
@@ -37,7 +38,7 @@ describe('the hosted page (HTTP)', () => {
 
   it('redirect mode forbids framing; iframe mode allows the embedding domains only', async () => {
     const redirect = await session();
-    const page = await fetch(redirect.hpp_url);
+    const page = await checkedFetch(redirect.hpp_url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
@@ -49,7 +50,7 @@ describe('the hosted page (HTTP)', () => {
     });
     expect([200, 201]).toContain(domains.status);
     const framed = await session({ rendering_mode: 'iframe' });
-    const inFrame = await fetch(framed.iframe_url);
+    const inFrame = await checkedFetch(framed.iframe_url);
     const csp = inFrame.headers.get('content-security-policy')!;
     expect(csp).toContain('frame-ancestors');
     expect(csp).toContain('shop.example.com');
@@ -68,7 +69,7 @@ describe('the hosted page (HTTP)', () => {
 
   it('a double submit completes once and charges once; both answers lead to the result', async () => {
     const s = await session();
-    const csrf = csrfOf(await (await fetch(s.hpp_url)).text());
+    const csrf = csrfOf(await (await checkedFetch(s.hpp_url)).text());
     const before = captures();
     const [a, b] = await Promise.all([post(s.hpp_url, card(csrf)), post(s.hpp_url, card(csrf))]);
     expect([a.status, b.status]).toEqual([303, 303]);
@@ -78,13 +79,13 @@ describe('the hosted page (HTTP)', () => {
     expect(read.body.state).toBe('COMPLETED');
     const stream = await platform().operator.get(`/platform/streams/hpp_session-${s.id}/events`);
     expect(stream.body.data.filter((e: any) => e.type === 'HppSessionCompleted')).toHaveLength(1);
-    const result = await fetch(`${s.hpp_url}/result`);
+    const result = await checkedFetch(`${s.hpp_url}/result`);
     expect(await result.text()).toContain('data-outcome="approved"');
   });
 
   it('a decline re-renders the form; the fifth failed attempt locks the session', async () => {
     const s = await session({ amount: '20.05' });
-    let html = await (await fetch(s.hpp_url)).text();
+    let html = await (await checkedFetch(s.hpp_url)).text();
     for (let attempt = 1; attempt <= 4; attempt++) {
       const res = await post(s.hpp_url, card(csrfOf(html)));
       expect(res.status).toBe(402);
@@ -95,7 +96,7 @@ describe('the hosted page (HTTP)', () => {
     expect(fifth.status).toBe(303);
     const read = await partner.client.get(`/hpp/sessions/${s.id}`);
     expect(read.body).toMatchObject({ state: 'CANCELLED', last_attempt: { reason: 'insufficient_funds' } });
-    const page = await fetch(`${s.hpp_url}/result`);
+    const page = await checkedFetch(`${s.hpp_url}/result`);
     expect(await page.text()).toContain('data-outcome="locked"');
   });
 
@@ -109,7 +110,7 @@ describe('the hosted page (HTTP)', () => {
     const created = await other.client.post('/hpp/sessions', { merchant_id: otherMerchant, amount: '15.00' });
     expect(created.status).toBe(201);
     const before = captures();
-    const html = await (await fetch(created.body.hpp_url)).text();
+    const html = await (await checkedFetch(created.body.hpp_url)).text();
     const debit = await post(created.body.hpp_url, card(csrfOf(html), { card_number: '4000056655665556' }));
     expect(debit.status).toBe(422);
     const again = await debit.text();
@@ -125,25 +126,29 @@ describe('the hosted page (HTTP)', () => {
 
   it('cancelled and expired sessions show a clear page and charge nothing', async () => {
     const cancelled = await session();
-    const csrf = csrfOf(await (await fetch(cancelled.hpp_url)).text());
+    const csrf = csrfOf(await (await checkedFetch(cancelled.hpp_url)).text());
     expect((await partner.client.post(`/hpp/sessions/${cancelled.id}/cancel`)).status).toBe(200);
     const before = captures();
     const res = await post(cancelled.hpp_url, card(csrf));
     expect(res.status).toBe(303);
-    expect(await (await fetch(`${cancelled.hpp_url}/result`)).text()).toContain('data-outcome="cancelled"');
+    expect(await (await checkedFetch(`${cancelled.hpp_url}/result`)).text()).toContain(
+      'data-outcome="cancelled"',
+    );
     expect(captures()).toBe(before);
 
     const expiring = await session();
     await platform().operator.post('/platform/sandbox/clock', { advance_seconds: 1801 });
-    const page = await fetch(expiring.hpp_url, { redirect: 'manual' });
+    const page = await checkedFetch(expiring.hpp_url, { redirect: 'manual' });
     expect(page.status).toBe(303);
-    const result = await fetch(`${expiring.hpp_url}/result`);
+    const result = await checkedFetch(`${expiring.hpp_url}/result`);
     expect(result.status).toBe(410);
     expect(await result.text()).toContain('data-outcome="expired"');
   });
 
   it('an unknown session is a 404 page, not JSON', async () => {
-    const res = await fetch(`${platform().service.url}/api/v1/hpp/00000000-0000-4000-8000-000000000000`);
+    const res = await checkedFetch(
+      `${platform().service.url}/api/v1/hpp/00000000-0000-4000-8000-000000000000`,
+    );
     expect(res.status).toBe(404);
     expect(await res.text()).toContain('data-outcome="not_found"');
   });

@@ -650,7 +650,9 @@ describe('idempotency', () => {
         },
         operatorMetadata(partnerId, key, commandId),
       );
-      const stored = { id: partnerId, name: body.name, stored: 'answer of the first run' };
+      // The first run's answer as it was stored (a real Partner, told apart by its name).
+      const read = await operator().get(`/platform/partners/${partnerId}`);
+      const stored = { ...read.body, name: 'answer of the first run' };
       await platform().service.infra.idempotency.complete('platform', key, commandId, {
         status: 201,
         headers: { 'content-type': 'application/json; charset=utf-8' },

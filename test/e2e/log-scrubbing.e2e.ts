@@ -8,9 +8,10 @@ import { luhnDigitsValid as luhnValid } from '../../libs/platform/src/banking/lu
 import { loadConfig } from '../../libs/platform/src/config/config';
 import { createLogger } from '../../libs/platform/src/logging/logger';
 import { ApiClient, OPERATOR_KEY } from '../support/api';
-import { callerFor, type TestService } from '../support/app';
+import { callerFor, checkAgainstItsDocument, type TestService } from '../support/app';
 import { activeMerchant } from '../support/payments';
 import { rawRequest } from '../support/raw-http';
+import { checkedFetch } from '../support/checked-fetch';
 
 /** A Luhn-valid card number of `length` digits, different for every `seed`. */
 function card(prefix: string, length: number, seed: number): string {
@@ -38,6 +39,7 @@ describe('the log after a hostile run', () => {
   const lines: string[] = [];
   let dataDir: string;
   let running: RunningService;
+  let forgetDocument: (() => void) | undefined;
   let service: TestService;
   let operator: ApiClient;
 
@@ -117,6 +119,7 @@ describe('the log after a hostile run', () => {
     });
     const logger = createLogger(config.logLevel, { write: (line: string) => void lines.push(line) });
     running = await startService(config, logger);
+    forgetDocument = (await checkAgainstItsDocument(running)).forget;
     service = {
       ...running,
       call: callerFor(running.url),
@@ -126,6 +129,7 @@ describe('the log after a hostile run', () => {
   }, 120_000);
 
   afterAll(async () => {
+    forgetDocument?.();
     await running?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -158,24 +162,24 @@ describe('the log after a hostile run', () => {
     };
 
     // The issue's two requests.
-    await fetch(`${url}/api/v1/transactions?q=${ISSUE_CARD}`, { headers: auth });
-    await fetch(`${url}/api/v1/hpp/${randomUUID()}?card_number=${ISSUE_CARD}`);
+    await checkedFetch(`${url}/api/v1/transactions?q=${ISSUE_CARD}`, { headers: auth });
+    await checkedFetch(`${url}/api/v1/hpp/${randomUUID()}?card_number=${ISSUE_CARD}`);
 
     // Card numbers in query strings, spelled with separators and escapes.
-    await fetch(`${url}/api/v1/transactions?q=${spaced(cards.spacedQuery, '%20')}`, { headers: auth });
-    await fetch(`${url}/api/v1/transactions?q=${spaced(cards.plusQuery, '+')}&page_size=5`, {
+    await checkedFetch(`${url}/api/v1/transactions?q=${spaced(cards.spacedQuery, '%20')}`, { headers: auth });
+    await checkedFetch(`${url}/api/v1/transactions?q=${spaced(cards.plusQuery, '+')}&page_size=5`, {
       headers: auth,
     });
-    await fetch(`${url}/api/v1/transactions?merchant_id=${spaced(cards.dashedQuery, '-')}`, {
+    await checkedFetch(`${url}/api/v1/transactions?merchant_id=${spaced(cards.dashedQuery, '-')}`, {
       headers: auth,
     });
-    await fetch(`${url}/api/v1/transactions?q=%20${cards.glued}`, { headers: auth });
+    await checkedFetch(`${url}/api/v1/transactions?q=%20${cards.glued}`, { headers: auth });
 
     // In a path.
-    await fetch(`${url}/api/v1/transactions/${cards.path}`, { headers: auth });
+    await checkedFetch(`${url}/api/v1/transactions/${cards.path}`, { headers: auth });
 
     // In headers, one of which (X-Request-Id) would otherwise be printed on every line.
-    const tagged = await fetch(`${url}/api/v1/partner/me`, {
+    const tagged = await checkedFetch(`${url}/api/v1/partner/me`, {
       headers: {
         ...auth,
         'x-request-id': cards.requestId,
@@ -184,21 +188,21 @@ describe('the log after a hostile run', () => {
       },
     });
     expect(tagged.headers.get('x-request-id')).not.toBe(cards.requestId);
-    await fetch(`${url}/api/v1/partner/me`, { headers: { authorization: `Bearer ${cards.bearer}` } });
+    await checkedFetch(`${url}/api/v1/partner/me`, { headers: { authorization: `Bearer ${cards.bearer}` } });
 
     // In bodies of malformed or refused requests.
     const write = { ...auth, 'idempotency-key': randomUUID() };
-    await fetch(`${url}/api/v1/transactions`, {
+    await checkedFetch(`${url}/api/v1/transactions`, {
       method: 'POST',
       headers: { ...write, 'content-type': 'application/json' },
       body: `{"type":"SALE","card_number": ${spaced(cards.badJson, ' ')}`,
     });
-    await fetch(`${url}/api/v1/transactions`, {
+    await checkedFetch(`${url}/api/v1/transactions`, {
       method: 'POST',
       headers: { ...write, 'content-type': 'text/plain' },
       body: `card_number=${cards.textBody}`,
     });
-    await fetch(`${url}/api/v1/transactions`, {
+    await checkedFetch(`${url}/api/v1/transactions`, {
       method: 'POST',
       headers: { ...write, 'content-type': 'application/json; charset=utf-16' },
       body: Buffer.from(`{"card_number":"${cards.utf16Body}"}`, 'utf16le'),
@@ -216,22 +220,22 @@ describe('the log after a hostile run', () => {
     );
 
     // Bank account and routing numbers, in a query string and a path.
-    await fetch(
+    await checkedFetch(
       `${url}/api/v1/transactions?account_number=${accounts.accountInQuery}&routing_number=${ROUTING}`,
       {
         headers: auth,
       },
     );
-    await fetch(`${url}/api/v1/bank/account_number/${accounts.accountInPath}`, { headers: auth });
+    await checkedFetch(`${url}/api/v1/bank/account_number/${accounts.accountInPath}`, { headers: auth });
 
     // A key in a query string, a partner's and a terminal's.
-    await fetch(`${url}/api/v1/partner/me?api_key=${partnerKey}`);
-    await fetch(`${url}/api/v1/partner/me?key=${terminalKey}`);
+    await checkedFetch(`${url}/api/v1/partner/me?api_key=${partnerKey}`);
+    await checkedFetch(`${url}/api/v1/partner/me?key=${terminalKey}`);
 
     // Form posts to the hosted page: approved, forged (no valid CSRF token) and declined.
     const csrfOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
     const form = (target: string, fields: Record<string, string>) =>
-      fetch(target, {
+      checkedFetch(target, {
         method: 'POST',
         redirect: 'manual',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -246,7 +250,7 @@ describe('the log after a hostile run', () => {
       postal_code: '94107',
     });
     const bank = (account: string) => ({ account_number: account, routing_number: ROUTING });
-    const csrfFor = async (target: string) => csrfOf(await (await fetch(target)).text());
+    const csrfFor = async (target: string) => csrfOf(await (await checkedFetch(target)).text());
     const approved = await session('25.00');
     const paid = await form(approved.hpp_url, fields(await csrfFor(approved.hpp_url), cards.formApproved));
     expect(paid.status).toBe(303);

@@ -3,6 +3,7 @@ import { FixedClock } from '../../libs/platform/src/clock/clock';
 import { recurringGauges } from '../../libs/recurring/src';
 import { useTestPlatform } from '../support/api';
 import { activeMerchant, draftMerchant, vaultedCredential } from '../support/payments';
+import { checkedFetch } from '../support/checked-fetch';
 
 /** `GET /platform/metrics`: what an operator's Prometheus scrapes (docs/operations.md, "Metrics"). */
 describe('metrics', () => {
@@ -10,7 +11,7 @@ describe('metrics', () => {
 
   /** The scrape (prom-client writes the text format): its `# TYPE`s and its samples. */
   async function scrape() {
-    const res = await fetch(`${platform().service.url}/api/v1/platform/metrics`, {
+    const res = await checkedFetch(`${platform().service.url}/api/v1/platform/metrics`, {
       headers: { authorization: `Bearer ${platform().operator.key}` },
     });
     expect(res.status).toBe(200);

@@ -1,5 +1,6 @@
 import { useTestPlatform } from '../support/api';
 import { rawRequest } from '../support/raw-http';
+import { checkedFetch } from '../support/checked-fetch';
 
 /** Every problem's `type` is a URL of this deployment whose page explains the code. */
 describe('problem type pages', () => {
@@ -11,7 +12,7 @@ describe('problem type pages', () => {
     expect(refused.status).toBe(404);
     const type: string = refused.body.type;
     expect(type).toBe(`${platform().service.url}/api/v1/problems/merchant-not-found`);
-    const page = await fetch(type);
+    const page = await checkedFetch(type);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
@@ -29,7 +30,7 @@ describe('problem type pages', () => {
     expect(JSON.parse(malformed.body).type).toBe(
       `${platform().service.url}/api/v1/problems/validation-error`,
     );
-    const index = await fetch(`${platform().service.url}/api/v1/problems`);
+    const index = await checkedFetch(`${platform().service.url}/api/v1/problems`);
     expect(index.status).toBe(200);
     const html = await index.text();
     for (const code of ['validation_error', 'idempotency_key_in_progress', 'gateway_outcome_unknown']) {
@@ -38,7 +39,7 @@ describe('problem type pages', () => {
   });
 
   it('an unknown code is a 404 problem', async () => {
-    const res = await fetch(`${platform().service.url}/api/v1/problems/no-such-code`);
+    const res = await checkedFetch(`${platform().service.url}/api/v1/problems/no-such-code`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });

@@ -12,6 +12,7 @@ import {
   waitForHealth,
   type ServiceProcess,
 } from '../support/process';
+import { checkedFetch } from '../support/checked-fetch';
 
 /**
  * The service as `npm start` runs it: a real process, the embedded PostgreSQL in DATA_DIR,
@@ -68,7 +69,7 @@ describe('the service process', () => {
 
     const first = startProcess({ PORT: String(port), DATA_DIR: dataDir });
     await waitForHealth(url, first);
-    const health = await fetch(`${url}/api/v1/health`);
+    const health = await checkedFetch(`${url}/api/v1/health`);
     expect(await health.json()).toEqual({ status: 'ok' });
     expect(health.headers.get('access-control-allow-origin')).toBeNull();
 
@@ -76,7 +77,7 @@ describe('the service process', () => {
     const printed = /cop_[A-Za-z0-9_-]{8}_[A-Za-z0-9_-]{24,}/.exec(first.stdout());
     expect(printed).not.toBeNull();
     const operatorKey = printed![0];
-    const created = await fetch(`${url}/api/v1/platform/partners`, {
+    const created = await checkedFetch(`${url}/api/v1/platform/partners`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${operatorKey}`,
@@ -108,7 +109,7 @@ describe('the service process', () => {
     const again = startProcess({ PORT: String(port), DATA_DIR: dataDir });
     await waitForHealth(url, again);
     expect(again.stdout()).not.toMatch(/cop_/); // printed once, on the first start only
-    const stillValid = await fetch(`${url}/api/v1/platform/partners/${partnerId}`, {
+    const stillValid = await checkedFetch(`${url}/api/v1/platform/partners/${partnerId}`, {
       headers: { authorization: `Bearer ${operatorKey}` },
     });
     expect(stillValid.status).toBe(200);
@@ -170,7 +171,7 @@ describe('the service process', () => {
     // A rebuild from the command line swaps the read model under the running service.
     const rebuilt = await ops('rebuild', 'partner-list');
     expect(rebuilt.status).toBe(0);
-    const listed = await fetch(`${url}/api/v1/platform/partners`, {
+    const listed = await checkedFetch(`${url}/api/v1/platform/partners`, {
       headers: { authorization: `Bearer ${operatorKey}` },
     });
     expect(((await listed.json()) as { data: { id: string }[] }).data.map((p) => p.id)).toEqual([partnerId]);

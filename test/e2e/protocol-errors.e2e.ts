@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { OPERATOR_KEY, useTestPlatform, type ApiResponse } from '../support/api';
 import { expectProblemDetails } from '../support/problems';
 import { rawRequest, type RawAnswer } from '../support/raw-http';
+import { checkedFetch } from '../support/checked-fetch';
 
 /**
  * Requests refused at the HTTP level, before any route (issue 15, point 5): problem+json like every
@@ -134,7 +135,7 @@ describe('protocol-level refusals', () => {
 
     it('a form in another charset, or not a form at all, is a 415 page', async () => {
       for (const type of ['application/x-www-form-urlencoded; charset=iso-8859-1', 'text/plain']) {
-        const res = await fetch(`${platform().service.url}/api/v1/hpp/${session}`, {
+        const res = await checkedFetch(`${platform().service.url}/api/v1/hpp/${session}`, {
           method: 'POST',
           headers: { 'content-type': type },
           body: 'card_number=4111111111111111',
@@ -158,7 +159,7 @@ describe('protocol-level refusals', () => {
       contact_name: 'Ada Lovelace',
     });
     const post = (contentType: string, body: string | Uint8Array = partnerBody) =>
-      fetch(`${platform().service.url}/api/v1/platform/partners`, {
+      checkedFetch(`${platform().service.url}/api/v1/platform/partners`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${OPERATOR_KEY}`,

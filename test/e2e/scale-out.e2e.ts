@@ -18,6 +18,7 @@ import { activeMerchant } from '../support/payments';
 import { expectProblem } from '../support/problems';
 import { retryUntilDefinite } from '../support/retry';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { checkedFetch } from '../support/checked-fetch';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -80,7 +81,7 @@ describe('three processes on one database', () => {
       amount: '21.00',
       currency: 'USD',
     });
-    const form = await fetch(cluster.at(0).here(twice.body.hpp_url));
+    const form = await checkedFetch(cluster.at(0).here(twice.body.hpp_url));
     const fields = { csrf_token: csrfOf(await form.text()), ...CARD_FORM };
     const both = await Promise.all([
       submitForm(cluster.at(1).here(twice.body.hpp_url), fields),

@@ -5,13 +5,14 @@ import { OPERATOR_KEY } from '../support/api';
 import { createTestDatabase, dropTestDatabase } from '../support/database';
 import { buildOnce, startProcess, waitForHealth, type ServiceProcess } from '../support/process';
 import { answer, eventually, WebhookReceiver } from '../support/webhook-receiver';
+import { checkedFetch } from '../support/checked-fetch';
 
 const VAULT_KEY = 'q83vEjRWeJASNFZ4kBI0VniQEjRWeJASNFZ4kBI0VnE=';
 
 /** A minimal HTTP client of one running process. */
 function client(base: string) {
   const call = async (method: string, path: string, key: string, body?: unknown) => {
-    const res = await fetch(`${base}/api/v1${path}`, {
+    const res = await checkedFetch(`${base}/api/v1${path}`, {
       method,
       headers: {
         authorization: `Bearer ${key}`,

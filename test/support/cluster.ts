@@ -6,6 +6,7 @@ import { ApiClient, OPERATOR_KEY, type ApiTarget } from './api';
 import { callerFor } from './app';
 import { CARD_FORM, csrfOf, submitForm } from './hosted-form';
 import { buildOnce, startProcess, waitForHealth, type ServiceProcess } from './process';
+import { checkedFetch } from './checked-fetch';
 
 /** One vault key for every process: what one process seals, the others open (and their CSRF tokens agree). */
 export const CLUSTER_VAULT_KEY = 'q83vEjRWeJASNFZ4kBI0VniQEjRWeJASNFZ4kBI0VnE=';
@@ -162,7 +163,7 @@ export async function completeHostedPage(
 ): Promise<{ sessionId: string; status: number }> {
   const session = await creator.post('/hpp/sessions', { amount: '20.00', currency: 'USD', ...body });
   if (session.status !== 201) throw new Error(`session: ${session.status} ${session.text}`);
-  const page = await fetch(shower.here(session.body.hpp_url));
+  const page = await checkedFetch(shower.here(session.body.hpp_url));
   if (page.status !== 200) throw new Error(`page: ${page.status}`);
   const posted = await submitForm(poster.here(session.body.hpp_url), {
     csrf_token: csrfOf(await page.text()),

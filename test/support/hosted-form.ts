@@ -1,3 +1,5 @@
+import { checkedFetch } from './checked-fetch';
+
 /** The hosted page's form as a payer's browser fills and posts it (the sandbox's Visa test card). */
 export const CARD_FORM = {
   card_number: '4111111111111111',
@@ -12,7 +14,7 @@ export const csrfOf = (html: string): string => /name="csrf_token" value="([^"]+
 
 /** Posts the form as a browser does (urlencoded, redirects not followed). */
 export const submitForm = (url: string, fields: Record<string, string>): Promise<Response> =>
-  fetch(url, {
+  checkedFetch(url, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -16,6 +16,7 @@ interface PartnerCaller {
   client: ApiClient<ApiTarget>;
 }
 import { testMetadata } from './metadata';
+import { checkedFetch } from './checked-fetch';
 
 export const VISA: VaultCard = { kind: 'card', pan: '4111111111111111', expMonth: 12, expYear: 2030 };
 export const VISA_DEBIT: VaultCard = {
@@ -146,8 +147,8 @@ export function transactionStreams(app: Pick<INestApplication, 'get'>) {
  * completed page answers 303).
  */
 export async function payHostedPageByCard(hppUrl: string): Promise<Response> {
-  const html = await (await fetch(hppUrl)).text();
-  return fetch(hppUrl, {
+  const html = await (await checkedFetch(hppUrl)).text();
+  return checkedFetch(hppUrl, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

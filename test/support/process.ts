@@ -1,6 +1,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
+import { checkExchangesWith, documentOf } from './checked-fetch';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 const MAIN = path.join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
@@ -43,15 +44,27 @@ export function startProcess(
   return { child, output: () => out + err, stdout: () => out, stderr: () => err, exited };
 }
 
-export async function waitForHealth(url: string, proc: ServiceProcess, timeoutMs = 60_000): Promise<void> {
+/**
+ * Waits until the service answers 200 on /health and resolves with when it did (`performance.now()`);
+ * then reads its OpenAPI document, so that every checkedFetch with it is checked against it.
+ */
+export async function waitForHealth(url: string, proc: ServiceProcess, timeoutMs = 60_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null) throw new Error(`service exited early:\n${proc.output()}`);
+    let healthy = false;
     try {
-      const res = await fetch(`${url}/api/v1/health`);
-      if (res.status === 200) return;
+      // Not kept alive: see documentOf.
+      const res = await fetch(`${url}/api/v1/health`, { headers: { connection: 'close' } });
+      healthy = res.status === 200;
     } catch {
       // not listening yet
+    }
+    if (healthy) {
+      const healthyAt = performance.now();
+      const forget = checkExchangesWith(url, await documentOf(url));
+      void proc.exited.then(forget);
+      return healthyAt;
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -34,6 +34,7 @@ import { TerminalsModule } from '../../../libs/terminals/src';
 import { WebhooksModule } from '../../../libs/webhooks/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
+import { OpenApiController } from './openapi/openapi.controller';
 import { ProblemsController } from './problems/problems.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { ServiceMetrics } from './metrics/service-metrics';
@@ -128,6 +129,7 @@ export class AppModule {
         ConsoleController,
         PlatformOpsController,
         SystemStatusController,
+        OpenApiController,
         MetricsController,
       ],
       providers: [

@@ -4,6 +4,8 @@ import { DatabaseMonitor } from '../../../libs/platform/src/database/database-mo
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../../libs/platform/src/database/database-unavailable';
 import { ProblemException } from '../../../libs/platform/src/problem/problem.filter';
 import { problem } from '../../../libs/platform/src/problem/problem';
+import { Describe } from '../../../libs/platform/src/openapi/describe';
+import { z } from 'zod';
 
 /**
  * The one unauthenticated endpoint (CONTRACT §1), and a readiness probe: 200 `{"status":"ok"}`
@@ -17,6 +19,13 @@ export class HealthController {
   constructor(private readonly database: DatabaseMonitor) {}
 
   @Get()
+  @Describe({
+    summary: 'Health probe (no authentication)',
+    description:
+      '503 problem+json naming what is down in `checks`, with `Retry-After`, while the service cannot serve.',
+    response: z.strictObject({ status: z.literal('ok') }),
+    tag: 'Service',
+  })
   async health(): Promise<{ status: 'ok' }> {
     if ((await this.database.probe()) === 'up') return { status: 'ok' };
     throw new ProblemException(

@@ -1,29 +1,24 @@
-import * as path from 'node:path';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { EventStore } from '../../../libs/event-store/src';
-import { KurrentDbEventStore, PostgresEventStore } from '../../../libs/event-store/src';
-import { OperatorKey, resolveOperatorKey } from '../../../libs/platform/src/auth/operator-key';
+import { connectKurrentDb, PostgresEventStore } from '../../../libs/event-store/src';
+import type { OperatorKey } from '../../../libs/platform/src/auth/operator-key';
 import { SealedBox } from '../../../libs/platform/src/crypto/sealed-box';
-import { resolveVaultKey } from '../../../libs/platform/src/crypto/vault-key';
 import { Clock, SystemClock } from '../../../libs/platform/src/clock/clock';
 import { SandboxClock } from '../../../libs/platform/src/clock/sandbox-clock';
 import { SandboxClockStore } from './sandbox/sandbox-clock-store';
 import type { AppConfig } from '../../../libs/platform/src/config/config';
 import { createDataSource, runMigrations } from '../../../libs/platform/src/database/data-source';
 import { DatabaseMonitor } from '../../../libs/platform/src/database/database-monitor';
-import {
-  startEmbeddedPostgres,
-  type EmbeddedPostgres,
-  type EmbeddedPostgresEvent,
-} from '../../../libs/platform/src/database/embedded-postgres';
+import type { EmbeddedPostgres } from '../../../libs/platform/src/database/embedded-postgres';
 import { IdempotencyStore } from '../../../libs/platform/src/idempotency/idempotency-store';
 import { PostgresRateWindows } from '../../../libs/platform/src/auth/rate-windows';
 import { PeriodicTask } from '../../../libs/platform/src/scheduling/periodic-task';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { WEBHOOK_QUEUE_GAUGES } from '../../../libs/webhooks/src';
 import { recurringGauges } from '../../../libs/recurring/src';
+import { startEarly, type EarlyStart } from './early-start';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS, PROJECTORS } from '../../../projections';
 
@@ -57,31 +52,18 @@ export const SANDBOX_CLOCK_REFRESH_MS = 1_000;
 /** A pool connection that fails waits for no one: its pool replaces it, requests answer 503. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
-export async function startInfrastructure(config: AppConfig, logger: Logger): Promise<Infrastructure> {
+export async function startInfrastructure(
+  config: AppConfig,
+  logger: Logger,
+  /** What `npm start` began before loading the service (early-start.ts); started here if absent. */
+  early?: EarlyStart,
+): Promise<Infrastructure> {
   const started: { stop: () => Promise<unknown> }[] = [];
   try {
-    // First: a sandbox's first start prints the generated operator key before anything else.
-    const operatorKey = await resolveOperatorKey(config);
-    const vault = new SealedBox(await resolveVaultKey(config));
-
-    let embedded: EmbeddedPostgres | null = null;
-    let database: DatabaseMonitor | null = null;
-    let databaseUrl = config.databaseUrl;
-    if (!databaseUrl) {
-      const dir = path.resolve(config.dataDir, 'postgres');
-      logger.info({ dir }, 'starting embedded PostgreSQL');
-      const pgLog = logger.child({ component: 'postgres' });
-      embedded = await startEmbeddedPostgres({
-        dir,
-        log: (line) => pgLog.debug(line),
-        // Restarted in place, on the same port, so every pool's connection string stays valid.
-        restart: true,
-        onEvent: (event) => onEmbeddedEvent(event, pgLog, () => database),
-      });
-      started.push(embedded);
-      // Over its Unix socket when it has one; a DATABASE_URL is used as it is (TCP when it names a host).
-      databaseUrl = embedded.socketUrl ?? embedded.url;
-    }
+    early ??= await startEarly(config, logger);
+    const { operatorKey, embedded, databaseUrl, watch } = early;
+    const vault = new SealedBox(early.vaultKey);
+    if (embedded) started.push(embedded);
 
     const pool = new Pool({
       connectionString: databaseUrl,
@@ -99,7 +81,7 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
 
     let eventStore: EventStore;
     if (config.eventStoreUrl) {
-      eventStore = KurrentDbEventStore.fromConnectionString(config.eventStoreUrl, clock);
+      eventStore = await connectKurrentDb(config.eventStoreUrl, clock);
     } else {
       await PostgresEventStore.migrate(pool);
       eventStore = new PostgresEventStore(pool, clock);
@@ -153,10 +135,11 @@ export async function startInfrastructure(config: AppConfig, logger: Logger): Pr
     });
     await projections.start();
 
-    database = new DatabaseMonitor({
+    const database = new DatabaseMonitor({
       connectionString: databaseUrl,
       logger: logger.child({ component: 'database' }),
     });
+    watch.monitor = database;
     database.start();
 
     const metrics = new ServiceMetrics({
@@ -210,44 +193,5 @@ export async function stopInfrastructure(infra: Infrastructure): Promise<void> {
     } catch (err) {
       infra.logger.warn({ err }, `stopping ${name} failed`);
     }
-  }
-}
-
-/**
- * What the embedded database's supervisor reports, for operators (docs/operations.md): a crash is
- * logged once with the server's last words, requests answer 503 at once, and the restart is
- * logged when it is back.
- */
-function onEmbeddedEvent(
-  event: EmbeddedPostgresEvent,
-  log: Logger,
-  monitor: () => DatabaseMonitor | null,
-): void {
-  switch (event.type) {
-    case 'orphan_stopped':
-      log.warn(
-        { pid: event.pid, owner_pid: event.ownerPid },
-        'stopped the embedded PostgreSQL that a service which died left running on this DATA_DIR',
-      );
-      return;
-    case 'exited': {
-      const how = event.signal ? `killed by ${event.signal}` : `exit code ${event.code}`;
-      log.error(
-        { pid: event.pid, code: event.code, signal: event.signal, output: event.output },
-        `embedded PostgreSQL exited unexpectedly (${how}); restarting it`,
-      );
-      monitor()?.markDown(`the embedded PostgreSQL exited (${how}) and is being restarted`);
-      return;
-    }
-    case 'restart_failed':
-      log.warn(
-        { attempt: event.attempt, error: event.error, retry_in_ms: event.retryInMs },
-        'embedded PostgreSQL did not restart yet; trying again',
-      );
-      return;
-    case 'restarted':
-      log.info({ pid: event.pid, attempt: event.attempt }, 'embedded PostgreSQL restarted');
-      void monitor()?.probe();
-      return;
   }
 }

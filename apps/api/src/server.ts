@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
@@ -17,6 +16,7 @@ import { scrubCardNumbers } from '../../../libs/platform/src/logging/scrub';
 import { ProblemException, sendProblem } from '../../../libs/platform/src/problem/problem.filter';
 import { PROBLEM_CONTENT_TYPE, problem, setPublicBaseUrl } from '../../../libs/platform/src/problem/problem';
 import { AppModule } from './app.module';
+import { startEarly, StartupError, type EarlyStart } from './early-start';
 import { startInfrastructure, stopInfrastructure, type Infrastructure } from './infrastructure';
 import { isPayerPage, PAYER_ERROR_HEADERS, payerErrorPage } from './payer-error-page';
 import { clientErrorHandler, refuseExpectation } from './protocol-errors';
@@ -30,8 +30,7 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** A clear one-line error a person can act on. */
-export class StartupError extends Error {}
+export { StartupError };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -62,24 +61,13 @@ function trustedProxies(proxies: readonly string[]): false | ((address: string) 
   return (address) => isProxy(address);
 }
 
-async function assertPortFree(host: string, port: number): Promise<void> {
-  if (port === 0) return;
-  await new Promise<void>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', (err: NodeJS.ErrnoException) =>
-      reject(
-        err.code === 'EADDRINUSE'
-          ? new StartupError(`port ${port} on ${host} is busy: stop the other process or set PORT`)
-          : new StartupError(`cannot listen on ${host}:${port}: ${err.message} (check HOST and PORT)`),
-      ),
-    );
-    probe.listen(port, host, () => probe.close(() => resolve()));
-  });
-}
-
-export async function startService(config: AppConfig, logger: Logger): Promise<RunningService> {
-  await assertPortFree(config.host, config.port); // before the database: fail in milliseconds
-  const infra = await startInfrastructure(config, logger);
+export async function startService(
+  config: AppConfig,
+  logger: Logger,
+  /** What `npm start` began before loading this module; begun here when absent (tests). */
+  early?: EarlyStart,
+): Promise<RunningService> {
+  const infra = await startInfrastructure(config, logger, early ?? (await startEarly(config, logger)));
   try {
     const httpLog = logger.child({ component: 'http' });
     const options: FastifyServerOptions<Server> & { http: ServerOptions } = {

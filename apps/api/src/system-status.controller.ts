@@ -3,8 +3,18 @@ import { Pool } from 'pg';
 import { EventStore } from '../../../libs/event-store/src';
 import { PartnerRoute } from '../../../libs/platform/src/auth/access';
 import { ProjectionRunner } from '../../../libs/projections/src';
+import { z } from 'zod';
+import { Describe } from '../../../libs/platform/src/openapi/describe';
 
-type ComponentStatus = 'operational' | 'degraded' | 'down';
+const ComponentStatus = z.enum(['operational', 'degraded', 'down']);
+type ComponentStatus = z.infer<typeof ComponentStatus>;
+
+const SystemStatus = z
+  .strictObject({
+    components: z.array(z.strictObject({ key: z.string(), label: z.string(), status: ComponentStatus })),
+    overall: ComponentStatus,
+  })
+  .meta({ id: 'SystemStatus' });
 
 /** A projector this far behind the head is degraded: reads lag writes noticeably. */
 const LAG_DEGRADED = 1000;
@@ -24,7 +34,11 @@ export class SystemStatusController {
 
   @Get()
   @PartnerRoute('partner:read')
-  async status() {
+  @Describe({
+    summary: 'The platform’s components and their status, checked on each call',
+    response: SystemStatus,
+  })
+  async status(): Promise<z.infer<typeof SystemStatus>> {
     const [database, eventStore, projections] = await Promise.all([
       check(async () => {
         await this.pool.query('select 1');

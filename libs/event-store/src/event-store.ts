@@ -36,6 +36,21 @@ export interface RecordedEvent<T = unknown> {
   recordedAt: Date;
 }
 
+/**
+ * An event read past by a reader that does not handle its type ({@link EventStore.readAllOf}):
+ * only where it stands in the global order and what it is, never its data or metadata.
+ */
+export interface PassedEvent {
+  globalPosition: bigint;
+  type: string;
+  passed: true;
+}
+
+/** What {@link EventStore.readAllOf} answers: the reader's events whole, the others passed over. */
+export type ReadEvent = RecordedEvent | PassedEvent;
+
+export const isPassed = (event: ReadEvent): event is PassedEvent => 'passed' in event;
+
 export interface AppendOptions {
   expectedRevision: ExpectedRevision;
   metadata: EventMetadata;
@@ -137,6 +152,22 @@ export abstract class EventStore {
    * asks again from the next one never skips anything.
    */
   abstract readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+
+  /**
+   * {@link readAll} for a reader that handles only `types` (a projector): the same events in the
+   * same order with the same guarantee, but those of other types passed over, without their data
+   * and metadata. A projector still moves its checkpoint past every event, and the store does not
+   * decode, send and parse the payloads of the many events it ignores (every projector reads every
+   * event). Adapters that cannot leave payloads out read them and drop them here.
+   */
+  async readAllOf(types: readonly string[], options?: ReadAllOptions): Promise<ReadEvent[]> {
+    const wanted = new Set(types);
+    return (await this.readAll(options)).map((event) =>
+      wanted.has(event.type)
+        ? event
+        : { globalPosition: event.globalPosition, type: event.type, passed: true },
+    );
+  }
 
   /** Catches up from `fromPosition`, then follows new events live. */
   abstract subscribeToAll(options: SubscribeOptions, handler: EventHandler): Subscription;

@@ -3,6 +3,7 @@ export * from './errors';
 export * from './handle-command';
 export * from './aggregate';
 export * from './aggregate-command';
-export { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store';
+export type { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store';
+export { connectKurrentDb } from './kurrentdb/connect';
 export { PostgresEventStore } from './postgres/postgres-event-store';
 export * from './append-invalidated-cache';

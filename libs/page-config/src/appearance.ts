@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { forbiddenCharacter } from '../../platform/src/validation/plain-text';
 import type { FieldError } from './hpp-page-errors';
 
@@ -23,29 +24,56 @@ import type { FieldError } from './hpp-page-errors';
 export const LOGO_MODES = ['none', 'image'] as const;
 export type LogoMode = (typeof LOGO_MODES)[number];
 
-export interface Appearance {
-  presetKey: string;
-  logo: { mode: LogoMode; dataUrl: string | null; fileName: string | null };
-  page: { bg: string; border: string };
-  header: { bg: string; border: string; fontSize: number; fontColor: string };
-  panel: { bg: string; border: string };
-  input: { bg: string; focusBg: string; border: string; fontSize: number; fontColor: string };
-  button: { fill: string; border: string };
-  typography: { fontFamily: string; fontSize: number; fontColor: string };
-  fields: {
-    order: {
-      invoiceNumber: boolean;
-      tax: boolean;
-      shipping: boolean;
-      total: boolean;
-      customerSetsInvoice: boolean;
-    };
-    address: { billingAddress: boolean; shippingAddress: boolean; hideAddressPhone: boolean };
-    collectEmail: boolean;
-    /** Heading of the result screen; the empty string means the page's own wording. */
-    resultScreenLabel: string;
-  };
-}
+const Box = z.strictObject({ bg: z.string(), border: z.string() });
+
+/** The hosted page's look (the spec's camelCase names). */
+export const AppearanceSchema = z
+  .strictObject({
+    presetKey: z.string(),
+    logo: z.strictObject({
+      mode: z.enum(LOGO_MODES),
+      dataUrl: z.string().nullable(),
+      fileName: z.string().nullable(),
+    }),
+    page: Box,
+    header: z.strictObject({
+      bg: z.string(),
+      border: z.string(),
+      fontSize: z.number(),
+      fontColor: z.string(),
+    }),
+    panel: Box,
+    input: z.strictObject({
+      bg: z.string(),
+      focusBg: z.string(),
+      border: z.string(),
+      fontSize: z.number(),
+      fontColor: z.string(),
+    }),
+    button: z.strictObject({ fill: z.string(), border: z.string() }),
+    typography: z.strictObject({ fontFamily: z.string(), fontSize: z.number(), fontColor: z.string() }),
+    fields: z.strictObject({
+      order: z.strictObject({
+        invoiceNumber: z.boolean(),
+        tax: z.boolean(),
+        shipping: z.boolean(),
+        total: z.boolean(),
+        customerSetsInvoice: z.boolean(),
+      }),
+      address: z.strictObject({
+        billingAddress: z.boolean(),
+        shippingAddress: z.boolean(),
+        hideAddressPhone: z.boolean(),
+      }),
+      collectEmail: z.boolean(),
+      resultScreenLabel: z.string().meta({
+        description: 'Heading of the result screen; the empty string means the page’s own wording.',
+      }),
+    }),
+  })
+  .meta({ id: 'HppAppearance' });
+
+export type Appearance = z.infer<typeof AppearanceSchema>;
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
@@ -55,6 +83,8 @@ export type AppearanceInput = DeepPartial<Appearance>;
 export const FONT_SIZE_MIN = 10;
 export const FONT_SIZE_MAX = 32;
 export const LOGO_MAX_BYTES = 200 * 1024;
+/** The longest logo data URL: its header, then the base64 of {@link LOGO_MAX_BYTES}. */
+export const LOGO_DATA_URL_MAX_LENGTH = 'data:image/jpeg;base64,'.length + Math.ceil(LOGO_MAX_BYTES / 3) * 4;
 export const LOGO_FILE_NAME_MAX_LENGTH = 255;
 export const RESULT_SCREEN_LABEL_MAX_LENGTH = 100;
 

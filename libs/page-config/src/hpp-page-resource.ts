@@ -1,16 +1,22 @@
-import { DEFAULT_APPEARANCE, type Appearance } from './appearance';
+import { z } from 'zod';
+import { Uuid } from '../../platform/src/openapi/wire-schemas';
+import { AppearanceSchema, DEFAULT_APPEARANCE, type Appearance } from './appearance';
 import type { HppMerchantPageState, HppPageConfigState, HppTemplateState } from './hpp-page';
 
+const configurationShape = {
+  id: Uuid,
+  partner_id: Uuid,
+  merchant_id: Uuid.nullable().meta({ description: 'Null for the partner’s template.' }),
+  is_template: z.boolean(),
+  is_active: z.boolean(),
+  appearance: AppearanceSchema,
+};
+
 /** The spec's "HPP page configuration" (snake_case at the top, the spec's camelCase appearance). */
-export interface HppPageConfiguration {
-  id: string;
-  partner_id: string;
-  /** Null for the partner's template. */
-  merchant_id: string | null;
-  is_template: boolean;
-  is_active: boolean;
-  appearance: Appearance;
-}
+export const HppPageConfigurationSchema = z
+  .strictObject(configurationShape)
+  .meta({ id: 'HppPageConfiguration' });
+export type HppPageConfiguration = z.infer<typeof HppPageConfigurationSchema>;
 
 export type HppPageConfigurationSource = 'override' | 'template' | 'default';
 
@@ -20,11 +26,20 @@ export type HppPageConfigurationSource = 'override' | 'template' | 'default';
  * from and `embedding_domains` is the merchant's iframe allow-list (`[]` for a partner-level
  * read). With source `default` nothing is stored: `id` is null and `is_template` false.
  */
-export interface EffectiveHppPageConfiguration extends Omit<HppPageConfiguration, 'id'> {
-  id: string | null;
-  source: HppPageConfigurationSource;
-  embedding_domains: string[];
-}
+export const EffectiveHppPageConfigurationSchema = z
+  .strictObject({
+    ...configurationShape,
+    id: Uuid.nullable(),
+    source: z.enum(['override', 'template', 'default']),
+    embedding_domains: z.array(z.string()),
+  })
+  .meta({ id: 'EffectiveHppPageConfiguration' });
+export type EffectiveHppPageConfiguration = z.infer<typeof EffectiveHppPageConfigurationSchema>;
+
+/** A merchant's iframe embedding allow-list (the embedding-domains writes). */
+export const EmbeddingDomainsSchema = z
+  .strictObject({ merchant_id: Uuid, embedding_domains: z.array(z.string()) })
+  .meta({ id: 'EmbeddingDomains' });
 
 /** A stored template (`merchantId` null) or override, as the spec's resource. */
 export function toHppPageConfiguration(

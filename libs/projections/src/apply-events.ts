@@ -1,21 +1,23 @@
 import type { EntityManager } from 'typeorm';
-import type { RecordedEvent } from '../../event-store/src';
+import { isPassed, type ReadEvent, type RecordedEvent } from '../../event-store/src';
 import { BatchFailed, PoisonEvent, isTransient } from './errors';
 import type { Projector } from './projector';
 
 /**
  * Applies `events` (non-empty, in global order, all past the checkpoint) inside `tx` and returns
  * the position the checkpoint may move to: the last event's, also when the projector ignores its
- * type, so lag reaches zero. A handler's error names its event ({@link PoisonEvent}) unless it
+ * type (read passed over, without its payload: `EventStore.readAllOf`), so lag reaches zero. A handler's error names its event ({@link PoisonEvent}) unless it
  * is a connection problem, which is rethrown as is and retried.
  */
 export async function applyEvents(
   tx: EntityManager,
   projector: Projector,
   types: ReadonlySet<string>,
-  events: readonly RecordedEvent[],
+  events: readonly ReadEvent[],
 ): Promise<bigint> {
-  const relevant = events.filter((event) => types.has(event.type));
+  const relevant = events.filter(
+    (event): event is RecordedEvent => !isPassed(event) && types.has(event.type),
+  );
   if (projector.handleBatch && relevant.length > 0) {
     await applySetBased(tx, projector, relevant);
   } else {

@@ -119,29 +119,6 @@ describe('the projection runner', () => {
     });
   });
 
-  it('projectors woken together read the new page once between them', async () => {
-    const runner = h.runner([noter(), counter()]);
-    await runner.start();
-    expect(await runner.waitFor(await h.note('s-shared', 1))).toBe(true);
-    const original = h.store.readAll.bind(h.store);
-    const reads: bigint[] = [];
-    // The reads that found the new event (a poll may also look a moment before it is there).
-    h.store.readAll = async (options) => {
-      const page = await original(options);
-      if (page.length > 0) reads.push(options?.fromPosition ?? 1n);
-      return page;
-    };
-    try {
-      const position = await h.note('s-shared', 2);
-      expect(await runner.waitFor(position)).toBe(true);
-      // Both were at the same checkpoint: one read of the page after it served both.
-      expect(reads.filter((from) => from === position)).toEqual([position]);
-    } finally {
-      h.store.readAll = original;
-    }
-    expect(await h.count('noted')).toBe(2);
-  });
-
   describe('poison events', () => {
     it('stop only the projector that meets one, with the error and its position in the status', async () => {
       await h.note('s-p', 1, 2);

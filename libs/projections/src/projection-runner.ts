@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { EventStore, RecordedEvent, Subscription } from '../../event-store/src';
+import type { EventStore, ReadEvent, Subscription } from '../../event-store/src';
 import { PostgresEventStore } from '../../event-store/src';
 import { isDatabaseUnavailable } from '../../platform/src/database/database-unavailable';
 import { Alarm } from './alarm';
@@ -33,7 +34,7 @@ import {
   swapInShadowTables,
 } from './shadow-tables';
 
-export type ProjectorState = 'catching_up' | 'running' | 'rebuilding' | 'failed' | 'stopped';
+export type ProjectorState = z.infer<typeof ProjectorStatusResource>['state'];
 
 /** A projector's health as operators see it; bigints as decimal strings. */
 /** Told after each batch a rebuild applies: how far it is, and the head it aims for (read at its start). */
@@ -42,22 +43,25 @@ export type RebuildProgress = (progress: { position: bigint; head: bigint }) => 
 /** How many events a status call reads at most to count each projector's lag. */
 export const LAG_SCAN_LIMIT = 10_000;
 
-export interface ProjectorStatus {
-  name: string;
-  state: ProjectorState;
-  checkpoint: string;
-  head: string;
-  /**
-   * Events of this projector's types after its checkpoint: what it still has to apply (events it
-   * ignores are not lag). Exact up to {@link LAG_SCAN_LIMIT} events past the slowest checkpoint;
-   * past that, every unscanned event is counted too, so the figure is then an upper bound.
-   */
-  lag: number;
-  /** head - checkpoint, never negative: how far behind the head of the log its checkpoint is. */
-  behind_head: number;
-  last_error: string | null;
-  error_position: string | null;
-}
+export const ProjectorStatusResource = z
+  .strictObject({
+    name: z.string(),
+    state: z.enum(['catching_up', 'running', 'rebuilding', 'failed', 'stopped']),
+    checkpoint: z
+      .string()
+      .meta({ description: 'The global position applied last (a 64-bit integer as a string).' }),
+    head: z.string().meta({ description: 'The head of the event log when read.' }),
+    lag: z.int().min(0).meta({
+      description:
+        'Events of this projector’s types after its checkpoint: what it still has to apply (an upper bound past the scan limit).',
+    }),
+    behind_head: z.int().min(0).meta({ description: 'head − checkpoint.' }),
+    last_error: z.string().nullable(),
+    error_position: z.string().nullable(),
+  })
+  .meta({ id: 'ProjectorStatus' });
+
+export type ProjectorStatus = z.infer<typeof ProjectorStatusResource>;
 
 /**
  * How workers hear of appends between polls:
@@ -128,8 +132,6 @@ export class ProjectionRunner {
   private readonly passed = new EventEmitter();
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
-  /** Pages being read, by their first position (see `page`). */
-  private readonly reading = new Map<bigint, Promise<RecordedEvent[]>>();
   private listener: AppendListener | null = null;
   private presence: RunnerPresence | null = null;
   private subscription: Subscription | null = null;
@@ -299,7 +301,8 @@ export class ProjectionRunner {
     let next = from;
     let scanned = 0;
     while (next <= head && scanned < LAG_SCAN_LIMIT) {
-      const page = await this.options.store.readAll({
+      // Only positions and types are counted: no event's payload is read.
+      const page = await this.options.store.readAllOf([], {
         fromPosition: next,
         limit: Math.min(1000, LAG_SCAN_LIMIT - scanned),
       });
@@ -465,25 +468,12 @@ export class ProjectionRunner {
     }
   }
 
-  /**
-   * The page of events from `from`. Projectors woken by the same notification ask for the same
-   * page at nearly the same moment: while one read of it is under way, the others wait for that
-   * one instead of sending their own, as if they had sent theirs a moment earlier (the page is
-   * never older than a read that started before they asked). Events are shared, never changed.
-   */
-  private page(from: bigint): Promise<RecordedEvent[]> {
-    const inFlight = this.reading.get(from);
-    if (inFlight) return inFlight;
-    const read = this.options.store
-      .readAll({ fromPosition: from, limit: this.batchSize })
-      .finally(() => this.reading.delete(from));
-    this.reading.set(from, read);
-    return read;
-  }
-
   /** One page after the checkpoint; true when it was the last one visible. */
   private async step(worker: Worker): Promise<boolean> {
-    const events = await this.page(worker.checkpoint + 1n);
+    const events = await this.options.store.readAllOf(worker.projector.eventTypes, {
+      fromPosition: worker.checkpoint + 1n,
+      limit: this.batchSize,
+    });
     if (events.length > 0) {
       await this.applyNarrowing(events, (batch) => this.commit(worker, batch));
       worker.lastError = null;
@@ -499,8 +489,8 @@ export class ProjectionRunner {
    * the poison event; a failed set-based batch is retried one event per transaction to find it.
    */
   private async applyNarrowing(
-    events: RecordedEvent[],
-    transact: (events: RecordedEvent[]) => Promise<bigint>,
+    events: ReadEvent[],
+    transact: (events: ReadEvent[]) => Promise<bigint>,
   ): Promise<bigint> {
     try {
       return await transact(events);
@@ -526,7 +516,7 @@ export class ProjectionRunner {
    * Without this every append costs one transaction per projector (most of them about other
    * aggregates). Nothing is lost on a crash: the skipped events are read again, and still ignored.
    */
-  private async commit(worker: Worker, events: RecordedEvent[]): Promise<bigint> {
+  private async commit(worker: Worker, events: ReadEvent[]): Promise<bigint> {
     const { name } = worker.projector;
     const relevant = events.some((e) => worker.types.has(e.type));
     if (!relevant && performance.now() - worker.persistedAt < IDLE_PERSIST_MS) {
@@ -640,7 +630,10 @@ export class ProjectionRunner {
     const head = onProgress ? await this.options.store.headPosition() : 0n;
     for (;;) {
       if (this.stopping) throw new RebuildAborted(worker.projector.name);
-      const events = await this.options.store.readAll({ fromPosition: position + 1n, limit: this.batchSize });
+      const events = await this.options.store.readAllOf(worker.projector.eventTypes, {
+        fromPosition: position + 1n,
+        limit: this.batchSize,
+      });
       if (events.length === 0) return position;
       position = await this.applyNarrowing(events, (batch) =>
         this.options.dataSource.transaction(async (tx) => {
@@ -669,7 +662,7 @@ export class ProjectionRunner {
         for (;;) {
           // Once this transaction holds an id (the row lock takes one), appends that start later
           // stay invisible to readAll until it commits: the loop ends, the live loop gets them.
-          const events = await this.options.store.readAll({
+          const events = await this.options.store.readAllOf(worker.projector.eventTypes, {
             fromPosition: reached + 1n,
             limit: this.batchSize,
           });

@@ -3,6 +3,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { PublicRoute } from '../../../../libs/platform/src/auth/access';
 import { consolePage } from './console-page';
+import { Describe } from '../../../../libs/platform/src/openapi/describe';
 
 /**
  * `GET /api/v1/console`: the operator's read-only page (projection lag, a stream's history). The
@@ -14,6 +15,12 @@ import { consolePage } from './console-page';
 @Controller('console')
 export class ConsoleController {
   @Get()
+  @Describe({
+    summary: 'The operator console: a read-only page (projection lag, a stream’s history)',
+    description: 'The page holds no data; it calls the operator routes with the key the operator types.',
+    response: { mediaType: 'text/html' },
+    tag: 'Platform (operator)',
+  })
   page(@Res({ passthrough: true }) reply: FastifyReply): string {
     const nonce = randomBytes(16).toString('base64');
     void reply.headers({

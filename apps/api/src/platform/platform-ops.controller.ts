@@ -16,6 +16,10 @@ import { validationProblem } from '../../../../libs/platform/src/validation/vali
 import { ProjectionRunner, RebuildInProgress, UnknownProjection } from '../../../../libs/projections/src';
 import { LOGGER } from '../../../../libs/platform/src/logging/logger.token';
 import { SANDBOX_CLOCK, type SandboxClockStore } from '../sandbox/sandbox-clock-store';
+import { z } from 'zod';
+import { Describe } from '../../../../libs/platform/src/openapi/describe';
+import { listOf, Timestamp } from '../../../../libs/platform/src/openapi/wire-schemas';
+import { ProjectorStatusResource } from '../../../../libs/projections/src';
 
 class AdvanceClockDto {
   /** Up to ten years at a time; sandbox time only ever moves forward. */
@@ -36,6 +40,35 @@ const STREAM_EVENTS_QUERY = {
   limit: queryParam.wholeNumber(1, 1000),
 };
 
+const StreamEvents = z
+  .strictObject({
+    stream: z.string(),
+    data: z.array(
+      z.strictObject({
+        revision: z.int().min(0),
+        global_position: z.int().min(0),
+        type: z.string(),
+        data: z.unknown(),
+        metadata: z
+          .strictObject({
+            actor: z.string(),
+            partner_id: z.string().nullable(),
+            request_id: z.string().nullable(),
+            idempotency_key: z.string().nullable(),
+            causation_id: z.string().nullable(),
+            correlation_id: z.string().nullable(),
+          })
+          .meta({ description: 'Who caused the event, in which request (docs/events.md).' }),
+        recorded_at: Timestamp,
+      }),
+    ),
+    has_more: z.boolean(),
+    next_from_revision: z.int().nullable(),
+  })
+  .meta({ id: 'StreamEvents' });
+
+const SandboxClock = z.strictObject({ now: Timestamp }).meta({ id: 'SandboxClock' });
+
 /**
  * Operator tools over the event store and read models (CONTRACT §2): audit any stream, watch
  * and rebuild projections, and move the sandbox clock.
@@ -54,7 +87,17 @@ export class PlatformOpsController {
 
   /** A stream's events, oldest first, with their metadata: the audit trail of one record. */
   @Get('streams/:streamName/events')
-  async streamEvents(@Param('streamName') streamName: string, @Query() query: Record<string, unknown>) {
+  @Describe({
+    summary: 'A stream’s events, oldest first, with their metadata (the audit trail of one record)',
+    description:
+      'Streams: `partner-{id}`, `merchant-{id}`, `transaction-{id}`, `customer-{id}`, `hpp_session-{id}`, …',
+    response: StreamEvents,
+    query: STREAM_EVENTS_QUERY,
+  })
+  async streamEvents(
+    @Param('streamName') streamName: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<z.infer<typeof StreamEvents>> {
     if (!STREAM_NAME.test(streamName)) {
       throw validationProblem([{ field: 'streamName', message: 'is not a stream name' }]);
     }
@@ -85,6 +128,10 @@ export class PlatformOpsController {
   }
 
   @Get('projections')
+  @Describe({
+    summary: 'Each projector’s state, checkpoint and lag',
+    response: listOf(ProjectorStatusResource),
+  })
   async listProjections(@Query() query: Record<string, unknown>) {
     strictQuery(query, {}, { paged: false });
     return { data: await this.projections.status() };
@@ -93,6 +140,11 @@ export class PlatformOpsController {
   /** 202 at once: the rebuild runs in the background while the old tables keep answering. */
   @Post('projections/:name/rebuild')
   @HttpCode(202)
+  @Describe({
+    summary: 'Rebuild a read model from the event store (the API keeps answering)',
+    response: z.strictObject({ name: z.string(), state: z.literal('rebuilding') }),
+    errors: [409],
+  })
   async rebuild(@Param('name') name: string) {
     const known = (await this.projections.status()).find((p) => p.name === name);
     if (!known) throw new NotFound('projection_not_found', `there is no projection ${name}`);
@@ -110,7 +162,8 @@ export class PlatformOpsController {
 
   /** Sandbox time as the whole deployment has it (advances made through another process included). */
   @Get('sandbox/clock')
-  async sandboxClock() {
+  @Describe({ summary: 'The sandbox clock', response: SandboxClock, sandboxOnly: true, errors: [404] })
+  async sandboxClock(): Promise<z.infer<typeof SandboxClock>> {
     const clocks = this.sandbox();
     await clocks.refresh();
     return { now: clocks.clock.now().toISOString() };
@@ -122,6 +175,13 @@ export class PlatformOpsController {
    */
   @Post('sandbox/clock')
   @HttpCode(200)
+  @Describe({
+    summary: 'Move the sandbox clock forward',
+    description: 'TTLs, windows, schedules and idempotency expiry all run on this clock.',
+    response: SandboxClock,
+    sandboxOnly: true,
+    errors: [404],
+  })
   async advanceSandboxClock(@Body() body: AdvanceClockDto, @Req() request: FastifyRequest) {
     const now = await this.sandbox().advance(body.advance_seconds, metadataOf(request));
     await this.hooks.notify(now, (hook, err) =>

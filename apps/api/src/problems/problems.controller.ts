@@ -2,6 +2,7 @@ import { Controller, Get, Header, Param } from '@nestjs/common';
 import { PublicRoute } from '../../../../libs/platform/src/auth/access';
 import { NotFound, PROBLEM_STATUS } from '../../../../libs/platform/src/problem';
 import { PROBLEM_CATALOG, type ProblemDescription } from './problem-catalog';
+import { Describe } from '../../../../libs/platform/src/openapi/describe';
 
 const escape = (text: string) =>
   text.replace(
@@ -50,6 +51,11 @@ function problemPage(code: string, d: ProblemDescription): string {
 export class ProblemsController {
   @Get()
   @Header('content-type', 'text/html; charset=utf-8')
+  @Describe({
+    summary: 'Every problem code with its status (HTML)',
+    response: { mediaType: 'text/html' },
+    tag: 'Service',
+  })
   index(): string {
     const rows = Object.entries(PROBLEM_CATALOG)
       .sort(([a], [b]) => a.localeCompare(b))
@@ -68,6 +74,12 @@ ${rows}</table>`,
 
   @Get(':slug')
   @Header('content-type', 'text/html; charset=utf-8')
+  @Describe({
+    summary: 'The page a problem’s `type` names: what the code means and what to do (HTML)',
+    response: { mediaType: 'text/html' },
+    errors: [404],
+    tag: 'Service',
+  })
   one(@Param('slug') slug: string): string {
     const code = slug.replace(/-/g, '_');
     const description = /^[a-z_]{1,64}$/.test(code) ? PROBLEM_CATALOG[code] : undefined;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * Merchant category codes (ISO 18245, as the card networks assign them) that a merchant may be
  * onboarded under: `GET /config/mcc-catalog` and the `merchant_category_code` check. Left out:
@@ -25,15 +26,18 @@
  * nursing facilities, hospitals, labs, other practitioners, ambulances, pharmacies, hearing aids
  * and orthopaedic or prosthetic devices. Suppliers selling to providers (5047) are not providers.
  */
-export type MccRisk = 'green' | 'yellow' | 'red';
-export type BaaRequirement = 'required' | 'not_required';
+export const MccCatalogItemResource = z
+  .strictObject({
+    code: z.string().regex(/^[0-9]{4}$/),
+    label: z.string(),
+    risk: z.enum(['green', 'yellow', 'red']),
+    baa_requirement: z.enum(['required', 'not_required']),
+  })
+  .meta({ id: 'MccCatalogItem' });
 
-export interface MccCatalogItem {
-  code: string;
-  label: string;
-  risk: MccRisk;
-  baa_requirement: BaaRequirement;
-}
+export type MccCatalogItem = z.infer<typeof MccCatalogItemResource>;
+export type MccRisk = MccCatalogItem['risk'];
+export type BaaRequirement = MccCatalogItem['baa_requirement'];
 
 export const RED_RISK_MCCS: readonly string[] = [
   '4829', // money transfer

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * US states for addresses (`GET /config/us-states`): the 50 states, the District of Columbia and
  * the five inhabited territories, which have their own courts, taxes and business registries.
@@ -5,10 +6,11 @@
  * business is registered or taxed), the freely associated states FM, MH and PW (sovereign
  * countries that use USPS) and UM (no permanent population). USPS codes, sorted by code.
  */
-export interface UsState {
-  code: string;
-  name: string;
-}
+export const UsStateResource = z
+  .strictObject({ code: z.string().regex(/^[A-Z]{2}$/), name: z.string() })
+  .meta({ id: 'UsState' });
+
+export type UsState = z.infer<typeof UsStateResource>;
 
 export const US_STATES: readonly UsState[] = [
   { code: 'AK', name: 'Alaska' },

@@ -1,25 +1,35 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
 import type { Customer } from './customer';
 
 /** The spec's Customer resource, field for field (snake_case, as on the wire). */
-export interface CustomerResource {
-  id: string;
-  merchant_id: string;
-  partner_id: string;
-  email: string;
-  display_name: string | null;
-  phone: string | null;
-  gateway_linked: boolean;
-  address: {
-    line1: string;
-    line2: string | null;
-    city: string;
-    state: string;
-    postal_code: string;
-    country: string;
-  } | null;
-  created_at: string;
-  version: number;
-}
+export const CustomerResourceSchema = z
+  .strictObject({
+    id: Uuid,
+    merchant_id: Uuid,
+    partner_id: Uuid,
+    email: z.string(),
+    display_name: z.string().nullable(),
+    phone: z.string().nullable().meta({ description: 'E.164' }),
+    gateway_linked: z
+      .boolean()
+      .meta({ description: 'Whether the customer has a vaulted payment method at the gateway.' }),
+    address: z
+      .strictObject({
+        line1: z.string(),
+        line2: z.string().nullable(),
+        city: z.string(),
+        state: z.string(),
+        postal_code: z.string(),
+        country: z.string(),
+      })
+      .nullable(),
+    created_at: Timestamp,
+    version: z.int(),
+  })
+  .meta({ id: 'Customer' });
+
+export type CustomerResource = z.infer<typeof CustomerResourceSchema>;
 
 /** The resource, also the list form (the spec shows no separate one). */
 export function toCustomerResource(c: Customer): CustomerResource {

@@ -18,6 +18,9 @@ import type { Customer } from '../domain/customer';
 import { toCustomerResource } from '../domain/customer-resource';
 import type { CustomerAddressInput } from '../domain/customer-rules';
 import { CreateCustomerDto, UpdateCustomerDto, type CustomerAddressDto } from './customer.dto';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { CustomerResourceSchema } from '../domain/customer-resource';
 
 /**
  * A merchant's customers ("Customers" in the spec). The merchant must be the caller's own (404
@@ -37,6 +40,11 @@ export class CustomersController {
   /** Newest first; deleted customers are not listed. Any parameter but the page's is 400. */
   @Get()
   @PartnerRoute('customer:read')
+  @Describe({
+    summary: 'The merchant’s customers, newest first (deleted ones not listed)',
+    response: pageOf(CustomerResourceSchema),
+    paged: true,
+  })
   async list(
     @Param('merchantId', UuidParam) merchantId: string,
     @Query() query: Record<string, unknown>,
@@ -65,6 +73,7 @@ export class CustomersController {
 
   @Post()
   @PartnerRoute('customer:write')
+  @Describe({ summary: 'Create a customer', response: CustomerResourceSchema })
   async create(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: CreateCustomerDto,
@@ -87,6 +96,7 @@ export class CustomersController {
 
   @Get(':customerId')
   @PartnerRoute('customer:read')
+  @Describe({ summary: 'Read a customer', response: CustomerResourceSchema })
   async read(
     @Param('merchantId', UuidParam) merchantId: string,
     @Param('customerId', UuidParam) customerId: string,
@@ -99,6 +109,12 @@ export class CustomersController {
   /** Omitted or null: unchanged; `""` clears display_name and phone; clear_address removes the address. */
   @Patch(':customerId')
   @PartnerRoute('customer:write')
+  @Describe({
+    summary: 'Change a customer',
+    description:
+      'Omitted or null: unchanged; `""` clears display_name and phone; `clear_address: true` removes the address.',
+    response: CustomerResourceSchema,
+  })
   async update(
     @Param('merchantId', UuidParam) merchantId: string,
     @Param('customerId', UuidParam) customerId: string,
@@ -124,6 +140,7 @@ export class CustomersController {
   @Delete(':customerId')
   @HttpCode(204)
   @PartnerRoute('customer:write')
+  @Describe({ summary: 'Delete a customer (soft: 404 and unlisted from then on)', response: null })
   async remove(
     @Param('merchantId', UuidParam) merchantId: string,
     @Param('customerId', UuidParam) customerId: string,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FixedClock } from '../../../platform/src/clock/clock';
 import { InvalidAppend, WrongExpectedRevision } from '../errors';
-import { NO_STREAM } from '../event-store';
+import { isPassed, NO_STREAM } from '../event-store';
 import type { EventMetadata, EventStore, ExpectedRevision, NewEvent, RecordedEvent } from '../event-store';
 
 /** What an adapter's spec hands the contract: a working store, the clock it reads, and cleanup. */
@@ -343,6 +343,38 @@ export function describeEventStore(name: string, factory: () => Promise<EventSto
         expect(page.length).toBeGreaterThan(0);
         expect(page.length).toBeLessThanOrEqual(3);
         expect(page[0].globalPosition).toBeGreaterThanOrEqual(1n);
+      });
+    });
+
+    describe('readAllOf', () => {
+      it('reads what readAll reads, in the same order, with only the given types whole', async () => {
+        const stream = newStream('mixed');
+        await store.appendToStream(
+          stream,
+          [
+            { type: 'Wanted', data: { n: 1, note: 'kept' } },
+            { type: 'Ignored', data: { n: 2 } },
+            { type: 'Wanted', data: { n: 3 } },
+            { type: 'AlsoIgnored', data: { n: 4 } },
+          ],
+          { expectedRevision: 'no_stream', metadata },
+        );
+        const [first] = await store.readStream(stream, { limit: 1 });
+        const all = await store.readAll({ fromPosition: first.globalPosition, limit: 4 });
+        const read = await store.readAllOf(['Wanted'], { fromPosition: first.globalPosition, limit: 4 });
+
+        expect(read.map((e) => e.globalPosition)).toEqual(all.map((e) => e.globalPosition));
+        expect(read.map((e) => e.type)).toEqual(['Wanted', 'Ignored', 'Wanted', 'AlsoIgnored']);
+        expect(read[0]).toEqual(all[0]);
+        expect(read[2]).toEqual(all[2]);
+        for (const i of [1, 3]) {
+          expect(isPassed(read[i])).toBe(true);
+          expect(read[i]).toEqual({ globalPosition: all[i].globalPosition, type: all[i].type, passed: true });
+        }
+        // No type asked for: every event passed over (a reader counting positions only).
+        const none = await store.readAllOf([], { fromPosition: first.globalPosition, limit: 4 });
+        expect(none.every(isPassed)).toBe(true);
+        expect(none.map((e) => e.globalPosition)).toEqual(all.map((e) => e.globalPosition));
       });
     });
 

@@ -482,6 +482,18 @@ describe('KurrentDbEventStore (against a fake KurrentDB client)', () => {
     });
   });
 
+  describe('readAllOf', () => {
+    it('reads every event in order, whole for the given types and passed over for the others', async () => {
+      await append('payment-1', ['Wanted', 'Other', 'Wanted']);
+      const all = await store.readAll();
+      const read = await store.readAllOf(['Wanted']);
+      expect(read.map((e) => e.globalPosition)).toEqual(all.map((e) => e.globalPosition));
+      expect(read[0]).toEqual(all[0]);
+      expect(read[2]).toEqual(all[2]);
+      expect(read[1]).toEqual({ globalPosition: all[1].globalPosition, type: 'Other', passed: true });
+    });
+  });
+
   describe('headPosition', () => {
     it('is 0 for a store with no events of ours', async () => {
       await expect(store.headPosition()).resolves.toBe(0n);

@@ -15,6 +15,7 @@ import {
   type EventMetadata,
   type NewEvent,
   type ReadAllOptions,
+  type ReadEvent,
   type ReadStreamOptions,
   type RecordedEvent,
   type SubscribeOptions,
@@ -76,6 +77,11 @@ interface EventRow {
   data: unknown;
   metadata: EventMetadata;
   recorded_at: Date;
+}
+
+/** A row of `readAllOf`: `data` and `metadata` are null where `wanted` is false. */
+interface PassedOrEventRow extends EventRow {
+  wanted: boolean;
 }
 
 const COLUMNS = 'global_position, stream_name, revision, event_id, type, data, metadata, recorded_at';
@@ -498,6 +504,27 @@ export class PostgresEventStore extends EventStore {
       values: [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT],
     });
     return rows.map(toRecorded);
+  }
+
+  /** One statement: the payload columns only for `types`, the rest of each row for ordering. */
+  override async readAllOf(types: readonly string[], options: ReadAllOptions = {}): Promise<ReadEvent[]> {
+    checkLimit(options.limit);
+    const { rows } = await this.pool.query<PassedOrEventRow>(
+      `select global_position, stream_name, revision, event_id, type, recorded_at,
+              type = any($3::text[]) as wanted,
+              case when type = any($3::text[]) then data end as data,
+              case when type = any($3::text[]) then metadata end as metadata
+         from ${this.schema}.events
+        where global_position >= $1
+          and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        order by global_position limit $2`,
+      [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT, types],
+    );
+    return rows.map((row) =>
+      row.wanted
+        ? toRecorded(row)
+        : { globalPosition: BigInt(row.global_position), type: row.type, passed: true },
+    );
   }
 
   async headPosition(): Promise<bigint> {

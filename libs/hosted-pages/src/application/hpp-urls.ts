@@ -14,6 +14,18 @@ export function hppUrls(publicBaseUrl: string, sessionId: string): HppSessionUrl
   return { hppUrl, iframeUrl: `${hppUrl}?mode=iframe` };
 }
 
+/**
+ * The page's query string as the OpenAPI document states it: `mode=iframe` marks `iframe_url`.
+ * The page reads nothing from it (the session's `rendering_mode` decides how it may be framed).
+ */
+export const HPP_PAGE_QUERY = {
+  mode: {
+    schema: { type: 'string', enum: ['iframe'] },
+    description:
+      'Present on `iframe_url`; the session’s `rendering_mode` decides how the page may be framed.',
+  },
+};
+
 /** `hpp_url` and `iframe_url` of a session, under the deployment's public base URL. */
 @Injectable()
 export class HppUrls {

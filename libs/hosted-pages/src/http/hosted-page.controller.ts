@@ -11,13 +11,15 @@ import { WithoutIdempotencyHeader } from '../../../platform/src/idempotency/idem
 import { TransactionReader, totalMinor } from '../../../transactions/src';
 import { HostedCheckout, type CheckoutOutcome } from '../application/hosted-checkout';
 import { HppSessionReader } from '../application/hpp-session-reader';
-import { HppUrls } from '../application/hpp-urls';
+import { HPP_PAGE_QUERY, HppUrls } from '../application/hpp-urls';
 import { effectiveHppPageConfiguration, type Appearance } from '../../../page-config/src';
 import { effectiveState, type HppSession } from '../domain/session/session';
 import { renderPaymentPage } from '../page/render';
 import { renderResultPage, type ResultPageInput } from '../page/result-page';
 import { newStyleNonce, pageSecurityHeaders } from '../page/security-headers';
 import { VERSIONED_UUID } from '../../../platform/src/validation/uuid';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { PayerFormSchema } from '../page/fields';
 
 type ResultOf<T> = T extends unknown ? Omit<T, 'styleNonce' | 'merchantName' | 'appearance'> : never;
 type ResultInput = ResultOf<ResultPageInput>;
@@ -49,6 +51,14 @@ export class HostedPageController {
 
   @Get(':sessionId')
   @PublicRoute()
+  @Describe({
+    summary: 'The payer’s hosted page (HTML form); the session id is the capability',
+    query: HPP_PAGE_QUERY,
+    response: { mediaType: 'text/html' },
+    otherResponses: { 303: { description: 'The session is no longer pending: to its result page' } },
+    errors: [404],
+    htmlErrors: true,
+  })
   async page(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply): Promise<void> {
     const context = await this.context(sessionId);
     if (!context) return this.result(reply, 404, null, { outcome: 'not_found' });
@@ -60,6 +70,15 @@ export class HostedPageController {
 
   @Post(':sessionId')
   @PublicRoute()
+  @Describe({
+    summary:
+      'The payer submits the form; completed: 303 to the result page, else the form again with its errors',
+    form: { mediaType: 'application/x-www-form-urlencoded', schema: PayerFormSchema },
+    response: { mediaType: 'text/html', description: 'The form again (a field to correct)' },
+    otherResponses: { 303: { description: 'Completed: to the result page' } },
+    errors: [402, 403, 404, 410, 422, 502],
+    htmlErrors: true,
+  })
   @AcceptsFormBody()
   @WithoutIdempotencyHeader()
   @HttpCode(200)
@@ -82,6 +101,13 @@ export class HostedPageController {
 
   @Get(':sessionId/result')
   @PublicRoute()
+  @Describe({
+    summary: 'The payer’s result page (HTML)',
+    response: { mediaType: 'text/html' },
+    otherResponses: { 303: { description: 'Still pending: back to the form' } },
+    errors: [403, 404, 410],
+    htmlErrors: true,
+  })
   async resultPage(@Param('sessionId') sessionId: string, @Res() reply: FastifyReply): Promise<void> {
     const context = await this.context(sessionId);
     if (!context) return this.result(reply, 404, null, { outcome: 'not_found' });

@@ -38,6 +38,15 @@ import {
   toHppPageConfiguration,
   HppPageConfigNotFound,
 } from '../../../page-config/src';
+import { RaisesBodyLimits } from '../../../platform/src/http/content-type';
+import { LOGO_DATA_URL_MAX_LENGTH } from '../../../page-config/src';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { z } from 'zod';
+import {
+  EffectiveHppPageConfigurationSchema,
+  EmbeddingDomainsSchema,
+  HppPageConfigurationSchema,
+} from '../../../page-config/src';
 
 /** The three page writes: the whole appearance (missing keys from its preset), and `is_active`. */
 class HppPageConfigDto {
@@ -59,6 +68,9 @@ class EmbeddingDomainsDto {
  * merchant's override, the effective configuration the page renders with, and the iframe
  * embedding allow-list. Gated by the `hosted_payment_pages` flag.
  */
+/** `merchant_id`: that merchant's effective configuration; without it, the partner level. */
+const EFFECTIVE_QUERY = { merchant_id: queryParam.uuid() };
+
 @RequiresFeature('hosted_payment_pages')
 @Controller('config/hpp-page')
 export class HppPageConfigController {
@@ -73,12 +85,14 @@ export class HppPageConfigController {
   /** `merchant_id`: that merchant's effective configuration; without it, the partner level. */
   @Get()
   @PartnerRoute('config:read')
+  @Describe({
+    summary: 'The effective hosted-page configuration of a merchant, or the partner’s template',
+    response: EffectiveHppPageConfigurationSchema,
+    query: EFFECTIVE_QUERY,
+    errors: [404],
+  })
   async effective(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
-    const { merchant_id: merchantId } = strictQuery(
-      query,
-      { merchant_id: queryParam.uuid() },
-      { paged: false },
-    );
+    const { merchant_id: merchantId } = strictQuery(query, EFFECTIVE_QUERY, { paged: false });
     const partner = await this.partners.get(caller.partnerId);
     if (merchantId === undefined) {
       return partnerTemplateConfiguration(partner.hppTemplate, partner.id);
@@ -89,7 +103,9 @@ export class HppPageConfigController {
 
   /** Replaces the partner-level template. */
   @Put()
+  @RaisesBodyLimits({ maxStringLength: LOGO_DATA_URL_MAX_LENGTH })
   @PartnerRoute('config:write')
+  @Describe({ summary: 'Replace the partner’s hosted-page template', response: HppPageConfigurationSchema })
   async setTemplate(
     @Body() body: HppPageConfigDto,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -113,6 +129,10 @@ export class HppPageConfigController {
   /** Every stored configuration of the partner, active or not: the template, then the overrides. */
   @Get('configs')
   @PartnerRoute('config:read')
+  @Describe({
+    summary: 'Every stored hosted-page configuration of the partner (template first)',
+    response: z.array(HppPageConfigurationSchema),
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     strictQuery(query, {}, { paged: false });
     const partner = await this.partners.get(caller.partnerId);
@@ -129,7 +149,9 @@ export class HppPageConfigController {
   }
 
   @Put('merchants/:merchantId')
+  @RaisesBodyLimits({ maxStringLength: LOGO_DATA_URL_MAX_LENGTH })
   @PartnerRoute('config:write')
+  @Describe({ summary: 'Set a merchant’s hosted-page override', response: HppPageConfigurationSchema })
   async setOverride(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: HppPageConfigDto,
@@ -151,6 +173,7 @@ export class HppPageConfigController {
   @Delete('merchants/:merchantId')
   @HttpCode(204)
   @PartnerRoute('config:write')
+  @Describe({ summary: 'Delete a merchant’s hosted-page override', response: null })
   async deleteOverride(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -168,6 +191,7 @@ export class HppPageConfigController {
   /** Replaces the iframe embedding allow-list (`Content-Security-Policy: frame-ancestors`). */
   @Put('merchants/:merchantId/embedding-domains')
   @PartnerRoute('config:write')
+  @Describe({ summary: 'Replace a merchant’s iframe embedding allow-list', response: EmbeddingDomainsSchema })
   async replaceDomains(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: EmbeddingDomainsDto,
@@ -187,6 +211,7 @@ export class HppPageConfigController {
   @Post('merchants/:merchantId/embedding-domains/add')
   @HttpCode(200)
   @PartnerRoute('config:write')
+  @Describe({ summary: 'Add to a merchant’s iframe embedding allow-list', response: EmbeddingDomainsSchema })
   async addDomains(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: EmbeddingDomainsDto,

@@ -6,6 +6,9 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
 import { RecordWithFirstAppend } from '../../../platform/src/idempotency/idempotency.interceptor';
 import { HppSessions } from '../application/hpp-sessions.service';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { HppSessionCreateSchema, HppSessionSchema } from '../domain/session/session-resource';
+import { HppSessionRequestSchema } from '../domain/session/session-request';
 
 /**
  * Hosted payment page sessions (spec "Hosted payment pages"; fields and rules in
@@ -20,6 +23,13 @@ export class HppSessionsController {
   /** 201 with the create form. */
   @Post()
   @PartnerRoute('hpp_session:write')
+  @Describe({
+    summary: 'Create a hosted payment page session',
+    description: 'Send the payer to `hpp_url`; completion is reported by the `hpp_session.completed` event.',
+    body: HppSessionRequestSchema,
+    response: HppSessionCreateSchema,
+    errors: [404, 422, 501],
+  })
   @RecordWithFirstAppend()
   async create(
     @Body() body: unknown,
@@ -31,6 +41,7 @@ export class HppSessionsController {
 
   @Get(':sessionId')
   @PartnerRoute('hpp_session:read')
+  @Describe({ summary: 'Read a hosted payment page session', response: HppSessionSchema })
   async read(@Param('sessionId', UuidParam) sessionId: string, @CurrentPartner() caller: PartnerPrincipal) {
     return this.sessions.read(sessionId, caller);
   }
@@ -39,6 +50,7 @@ export class HppSessionsController {
   @Post(':sessionId/cancel')
   @HttpCode(200)
   @PartnerRoute('hpp_session:write')
+  @Describe({ summary: 'Cancel a pending session', response: HppSessionSchema, errors: [409] })
   async cancel(
     @Param('sessionId', UuidParam) sessionId: string,
     @CurrentPartner() caller: PartnerPrincipal,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { HppSession } from '../domain/session/session';
 
 /**
@@ -8,6 +9,18 @@ export const CARD_FIELDS = ['card_number', 'exp_month', 'exp_year', 'cvc', 'post
 export const ACH_FIELDS = ['routing_number', 'account_number', 'account_type', 'name_on_account'] as const;
 export const AMOUNT_FIELD = 'amount';
 export const CSRF_FIELD = 'csrf_token';
+
+/** The payer's form as the page posts it (`application/x-www-form-urlencoded`), every value a string. */
+export const PayerFormSchema = z
+  .strictObject({
+    [CSRF_FIELD]: z.string(),
+    ...Object.fromEntries([...CARD_FIELDS, ...ACH_FIELDS].map((field) => [field, z.string().optional()])),
+    amount: z.string().optional().meta({ description: 'When the page’s amount_mode is customer_entered.' }),
+  })
+  .meta({
+    id: 'PayerForm',
+    description: 'Card fields on a card page, ACH fields on an ACH page; `csrf_token` is the form’s own.',
+  });
 
 export type CardField = (typeof CARD_FIELDS)[number];
 export type AchField = (typeof ACH_FIELDS)[number];

@@ -1,5 +1,9 @@
 import { findMcc } from '../../../configuration/src/domain';
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
 import type { Merchant } from './merchant';
+import { HIPAA_BAA_STATUSES, MERCHANT_CHANNELS, MERCHANT_STATES } from './merchant-states';
+import { BANK_VERIFICATION_STATUSES, MaskedBankAccountSchema } from './bank/bank-verification';
 
 /**
  * `GET /merchants/{id}/application`: the onboarding application as the underwriters see its
@@ -7,7 +11,37 @@ import type { Merchant } from './merchant';
  * masked: people's names show their initials, emails their first letter and domain, bank
  * numbers their last four digits. Full data never leaves the platform through this read.
  */
-export function toApplicationView(merchant: Merchant) {
+export const ApplicationViewSchema = z
+  .strictObject({
+    merchant_id: Uuid,
+    state: z.enum(MERCHANT_STATES),
+    submitted_at: Timestamp.nullable(),
+    section_2_business: z.strictObject({
+      business_name: z.string(),
+      merchant_category_code: z.string(),
+      merchant_category: z.string().nullable(),
+      channel: z.enum(MERCHANT_CHANNELS),
+      location_count: z.int().nullable(),
+      business_state: z.string().nullable(),
+    }),
+    section_3_principals: z.strictObject({
+      contact_name: z.string().meta({ description: 'Initials only: "J. R."' }),
+      contact_email: z.string().meta({ description: 'First letter and domain: "o***@example.test"' }),
+      authorized_signer_name: z.string().nullable(),
+      authorized_signer_email: z.string().nullable(),
+    }),
+    section_4_processing: z.strictObject({
+      hipaa_baa_status: z.enum(HIPAA_BAA_STATUSES),
+      pci_saq_type: z.string().nullable(),
+      pricing_model: z.string().nullable(),
+    }),
+    section_5_banking: MaskedBankAccountSchema.extend({
+      verification_status: z.enum(BANK_VERIFICATION_STATUSES),
+    }).nullable(),
+  })
+  .meta({ id: 'MerchantApplication' });
+
+export function toApplicationView(merchant: Merchant): z.infer<typeof ApplicationViewSchema> {
   const bank = merchant.bank ?? null;
   return {
     merchant_id: merchant.id,

@@ -1,4 +1,7 @@
+import { z } from 'zod';
+import { Uuid } from '../../../platform/src/openapi/wire-schemas';
 import type { Merchant } from './merchant';
+import { MERCHANT_STATES } from './merchant-states';
 import type { GoLiveGate } from './merchant-errors';
 
 export interface GoLiveGateContext {
@@ -6,12 +9,22 @@ export interface GoLiveGateContext {
   partnerCertificationStatus: string;
 }
 
-export interface GoLiveCheck {
-  code: string;
-  label: string;
-  passed: boolean;
-  detail: string;
-}
+export const GoLiveCheckSchema = z.strictObject({
+  code: z.string(),
+  label: z.string(),
+  passed: z.boolean(),
+  detail: z.string(),
+});
+export type GoLiveCheck = z.infer<typeof GoLiveCheckSchema>;
+
+export const GoLiveGateSchema = z
+  .strictObject({
+    merchant_id: Uuid,
+    state: z.enum(MERCHANT_STATES),
+    ready: z.boolean(),
+    checks: z.array(GoLiveCheckSchema),
+  })
+  .meta({ id: 'GoLiveGate' });
 
 /**
  * What must hold before the operator's `go_live` (ACTIVE → LIVE). Every check is listed with
@@ -75,7 +88,10 @@ export function goLiveGate(merchant: Merchant, context: GoLiveGateContext): GoLi
 }
 
 /** `GET /merchants/{id}/go-live-gate`. */
-export function toGoLiveGateResource(merchant: Merchant, context: GoLiveGateContext) {
+export function toGoLiveGateResource(
+  merchant: Merchant,
+  context: GoLiveGateContext,
+): z.infer<typeof GoLiveGateSchema> {
   const checks = goLiveChecks(merchant, context);
   return { merchant_id: merchant.id, state: merchant.state, ready: checks.every((c) => c.passed), checks };
 }

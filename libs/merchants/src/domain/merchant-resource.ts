@@ -1,61 +1,80 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
 import type { Merchant } from './merchant';
-import type { EsignEnvelopeStatus, HipaaBaaStatus, MerchantChannel, MerchantState } from './merchant-states';
+import {
+  ESIGN_ENVELOPE_STATUSES,
+  HIPAA_BAA_STATUSES,
+  MERCHANT_CHANNELS,
+  MERCHANT_STATES,
+} from './merchant-states';
+
+const text = z.string().nullable();
 
 /** The spec's Merchant resource, field for field (snake_case, as on the wire). */
-export interface MerchantResource {
-  id: string;
-  partner_id: string;
-  business_name: string;
-  contact_email: string;
-  contact_name: string;
-  authorized_signer_name: string | null;
-  authorized_signer_email: string | null;
-  merchant_category_code: string;
-  state: MerchantState;
-  channel: MerchantChannel;
-  processor_mids: { processor: string; mid: string }[];
-  gateway_merchant_id: string | null;
-  location_count: number | null;
-  /** Extension: USPS code of the business location (surcharge rules depend on it). */
-  business_state: string | null;
-  hipaa_baa_status: HipaaBaaStatus;
-  pci_saq_type: string | null;
-  clarification_message: string | null;
-  rejection_reason_code: string | null;
-  rejection_reason: string | null;
-  esign_envelope: {
-    status: EsignEnvelopeStatus;
-    sent_at: string;
-    last_status_at: string;
-    reissue_count: number;
-  } | null;
-  restriction_reason: string | null;
-  resubmission_count: number;
-  resubmission_limit: number;
-  submitted_at: string | null;
-  created_at: string;
-  version: number;
-}
+export const MerchantResourceSchema = z
+  .strictObject({
+    id: Uuid,
+    partner_id: Uuid,
+    business_name: z.string(),
+    contact_email: z.string(),
+    contact_name: z.string(),
+    authorized_signer_name: text,
+    authorized_signer_email: text,
+    merchant_category_code: z.string().regex(/^[0-9]{4}$/),
+    state: z.enum(MERCHANT_STATES),
+    channel: z.enum(MERCHANT_CHANNELS),
+    processor_mids: z.array(z.strictObject({ processor: z.string(), mid: z.string() })),
+    gateway_merchant_id: text,
+    location_count: z.int().nullable(),
+    business_state: text.meta({
+      description: 'Extension: USPS code of the business location (surcharge rules depend on it).',
+    }),
+    hipaa_baa_status: z.enum(HIPAA_BAA_STATUSES),
+    pci_saq_type: text,
+    clarification_message: text,
+    rejection_reason_code: text.meta({
+      description: '`REJ_001`…; `REJ_008`: envelope declined or abandoned.',
+    }),
+    rejection_reason: text,
+    esign_envelope: z
+      .strictObject({
+        status: z.enum(ESIGN_ENVELOPE_STATUSES),
+        sent_at: Timestamp,
+        last_status_at: Timestamp,
+        reissue_count: z.int().min(0),
+      })
+      .nullable(),
+    restriction_reason: text,
+    resubmission_count: z.int().min(0),
+    resubmission_limit: z.int().min(0),
+    submitted_at: Timestamp.nullable(),
+    created_at: Timestamp,
+    version: z.int(),
+  })
+  .meta({ id: 'Merchant' });
+
+export type MerchantResource = z.infer<typeof MerchantResourceSchema>;
 
 /** The spec's list form of a merchant (`GET /merchants`). */
-export type MerchantListItem = Pick<
-  MerchantResource,
-  | 'id'
-  | 'partner_id'
-  | 'business_name'
-  | 'contact_email'
-  | 'contact_name'
-  | 'state'
-  | 'merchant_category_code'
-  | 'channel'
-  | 'processor_mids'
-  | 'gateway_merchant_id'
-  | 'location_count'
-  | 'resubmission_count'
-  | 'resubmission_limit'
-  | 'created_at'
-  | 'version'
->;
+export const MerchantListItemSchema = MerchantResourceSchema.pick({
+  id: true,
+  partner_id: true,
+  business_name: true,
+  contact_email: true,
+  contact_name: true,
+  state: true,
+  merchant_category_code: true,
+  channel: true,
+  processor_mids: true,
+  gateway_merchant_id: true,
+  location_count: true,
+  resubmission_count: true,
+  resubmission_limit: true,
+  created_at: true,
+  version: true,
+}).meta({ id: 'MerchantListItem' });
+
+export type MerchantListItem = z.infer<typeof MerchantListItemSchema>;
 
 export function toMerchantResource(m: Merchant): MerchantResource {
   return {

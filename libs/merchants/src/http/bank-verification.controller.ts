@@ -18,6 +18,8 @@ import { isAbaRoutingNumber } from '../../../platform/src/banking/aba';
 import { BankAccountMissing, BANK_ACCOUNT_TYPES, toBankVerification } from '../domain/bank/bank-verification';
 import { sandboxBankVerification } from '../domain/bank/sandbox-bank-provider';
 import type { Merchant } from '../domain/merchant';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { BankVerificationSchema } from '../domain/bank/bank-verification';
 
 class BankAccountDto {
   @IsString()
@@ -55,6 +57,11 @@ export class BankVerificationController {
   /** Sets (or replaces) the account; verification starts over (PENDING). */
   @Put('bank-account')
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Set the merchant’s settlement bank account (starts its verification)',
+    response: BankVerificationSchema,
+    errors: [409, 422],
+  })
   async setAccount(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: BankAccountDto,
@@ -85,6 +92,10 @@ export class BankVerificationController {
 
   @Get('bank-verification')
   @PartnerRoute('merchant:read')
+  @Describe({
+    summary: 'The settlement bank account’s verification status',
+    response: BankVerificationSchema,
+  })
   async status(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -97,6 +108,11 @@ export class BankVerificationController {
   @Post('bank-verification/check')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Ask the verification provider again and refresh the status',
+    response: BankVerificationSchema,
+    errors: [409, 422],
+  })
   async check(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,

@@ -21,6 +21,10 @@ import {
 } from '../domain/compliance/compliance-decide';
 import { toDocumentResource, validateDocumentUpload } from '../domain/compliance/documents';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { ComplianceDocumentSchema, DOCUMENT_MAX_BYTES } from '../domain/compliance/documents';
+import { RaisesBodyLimits } from '../../../platform/src/http/content-type';
 
 const DOCUMENT_LIST = 'compliance-documents';
 
@@ -60,6 +64,11 @@ export class ComplianceDocumentsController {
    */
   @Get('compliance-documents')
   @PartnerRoute('merchant:read')
+  @Describe({
+    summary: 'The merchant’s compliance documents (metadata only), newest first',
+    response: pageOf(ComplianceDocumentSchema),
+    paged: true,
+  })
   async list(
     @Param('merchantId', UuidParam) merchantId: string,
     @Query() query: Record<string, unknown>,
@@ -93,6 +102,13 @@ export class ComplianceDocumentsController {
    */
   @Post('compliance-documents')
   @PartnerRoute('merchant:write')
+  // `content_base64`: 512 KiB of content is 699,052 base64 characters.
+  @RaisesBodyLimits({ maxStringLength: Math.ceil(DOCUMENT_MAX_BYTES / 3) * 4 })
+  @Describe({
+    summary: 'Upload a compliance document (base64; sealed at rest)',
+    response: ComplianceDocumentSchema,
+    errors: [409, 422],
+  })
   async upload(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: UploadDocumentDto,
@@ -131,6 +147,13 @@ export class ComplianceDocumentsController {
   /** The HIPAA business associate agreement to sign, as a PDF naming the merchant. */
   @Get('compliance/baa-template')
   @PartnerRoute('merchant:read')
+  @Describe({
+    summary: 'The HIPAA business associate agreement template (PDF)',
+    response: {
+      mediaType: 'application/pdf',
+      schema: { type: 'string', contentMediaType: 'application/pdf' },
+    },
+  })
   async baaTemplate(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,

@@ -16,6 +16,9 @@ import { MerchantReader } from '../application/merchant-reader';
 import { regExPatternsToAnalyse } from '../domain/custom-fields/custom-field-definition';
 import { toCustomFieldConfiguration } from '../domain/custom-fields/custom-fields-decide';
 import type { Merchant } from '../domain/merchant';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { z } from 'zod';
+import { CustomFieldConfigurationSchema } from '../domain/custom-fields/custom-fields-decide';
 
 /** `fields` replaces the whole set; absent, null or `[]` clears it. Validated by the domain. */
 class CustomFieldsDto {
@@ -44,6 +47,7 @@ export class CustomFieldsController {
 
   @Get('merchants/:merchantId')
   @PartnerRoute('custom_fields:config:read')
+  @Describe({ summary: 'A merchant’s custom-field configuration', response: CustomFieldConfigurationSchema })
   async read(@Param('merchantId', UuidParam) merchantId: string, @CurrentPartner() caller: PartnerPrincipal) {
     const merchant = await this.merchants.getForPartner(merchantId, caller.partnerId);
     return toCustomFieldConfiguration(merchant, merchant.customFields);
@@ -51,6 +55,11 @@ export class CustomFieldsController {
 
   @Put('merchants/:merchantId')
   @PartnerRoute('custom_fields:config:write')
+  @Describe({
+    summary: 'Replace a merchant’s custom fields (at most 10; empty or absent `fields` clears them)',
+    response: CustomFieldConfigurationSchema,
+    errors: [409, 422],
+  })
   async configure(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: CustomFieldsDto,
@@ -74,6 +83,7 @@ export class CustomFieldsController {
   @Delete('merchants/:merchantId')
   @HttpCode(204)
   @PartnerRoute('custom_fields:config:write')
+  @Describe({ summary: 'Clear a merchant’s custom fields', response: null })
   async clear(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -89,6 +99,10 @@ export class CustomFieldsController {
   /** Every configured merchant of the partner (never-configured merchants are not listed). */
   @Get('configs')
   @PartnerRoute('custom_fields:config:read')
+  @Describe({
+    summary: 'Every custom-field configuration of the partner’s merchants',
+    response: z.array(CustomFieldConfigurationSchema),
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     strictQuery(query, {}, { paged: false });
     const { rows } = await this.pool.query<{ snapshot: Merchant }>(

@@ -11,6 +11,14 @@ import { MerchantReader } from '../application/merchant-reader';
 import { feeEligibility, type FeeEligibility } from '../domain/fees/fee-eligibility';
 import { initialFeesState, toFeeSettings } from '../domain/fees/fees';
 import type { Merchant } from '../domain/merchant';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { FeeEligibilitySchema } from '../domain/fees/fee-eligibility';
+import { FeeSettingsSchema } from '../domain/fees/fees';
+import {
+  ConvenienceFeeRequestSchema,
+  FeeProfileRequestSchema,
+  SurchargeRequestSchema,
+} from '../domain/fees/fee-validation';
 
 /**
  * A merchant's fees (spec: fee-eligibility, fee-profile, fee-settings and its two programs);
@@ -27,6 +35,10 @@ export class FeesController {
 
   @Get('fee-eligibility')
   @PartnerRoute('merchant:read')
+  @Describe({
+    summary: 'Whether the merchant may charge a surcharge or convenience fee, and why not',
+    response: FeeEligibilitySchema,
+  })
   async eligibility(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -37,6 +49,7 @@ export class FeesController {
 
   @Get('fee-settings')
   @PartnerRoute('merchant:read')
+  @Describe({ summary: 'The merchant’s fee profile and fee programs', response: FeeSettingsSchema })
   async settings(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -48,6 +61,13 @@ export class FeesController {
   /** Creates (201) or replaces (200) the fee profile; answers the fee settings. */
   @Put('fee-profile')
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Create (201) or replace (200) the merchant’s fee profile',
+    body: FeeProfileRequestSchema,
+    response: FeeSettingsSchema,
+    otherResponses: { 201: { description: 'The profile created', schema: FeeSettingsSchema } },
+    errors: [409, 422],
+  })
   async feeProfile(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: unknown,
@@ -63,6 +83,12 @@ export class FeesController {
 
   @Put('fee-settings/convenience-fee')
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Set the convenience-fee program',
+    body: ConvenienceFeeRequestSchema,
+    response: FeeSettingsSchema,
+    errors: [409, 422],
+  })
   async convenienceFee(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: unknown,
@@ -76,6 +102,12 @@ export class FeesController {
 
   @Put('fee-settings/surcharge')
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Set the surcharge program (credit cards only)',
+    body: SurchargeRequestSchema,
+    response: FeeSettingsSchema,
+    errors: [409, 422],
+  })
   async surcharge(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: unknown,

@@ -18,6 +18,12 @@ import { isSaqType, SAQ_TYPES } from '../domain/compliance/saq-types';
 import { toApplicationView } from '../domain/application-view';
 import { toGoLiveGateResource } from '../domain/go-live-gate';
 import { toMerchantResource } from '../domain/merchant-resource';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { z } from 'zod';
+import { ApplicationViewSchema } from '../domain/application-view';
+import { SaqTypeSchema } from '../domain/compliance/saq-types';
+import { GoLiveGateSchema } from '../domain/go-live-gate';
+import { MerchantResourceSchema } from '../domain/merchant-resource';
 
 class SaqTypeDto {
   @IsString()
@@ -36,6 +42,7 @@ export class MerchantComplianceController {
 
   @Get('onboarding/saq-types')
   @PartnerRoute('merchant:read')
+  @Describe({ summary: 'The PCI self-assessment questionnaire types', response: z.array(SaqTypeSchema) })
   saqTypes(@Query() query: Record<string, unknown>) {
     strictQuery(query, {}, { paged: false });
     return SAQ_TYPES;
@@ -45,6 +52,7 @@ export class MerchantComplianceController {
   @Post('merchants/:merchantId/compliance/saq-type')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
+  @Describe({ summary: 'Record the merchant’s SAQ type', response: MerchantResourceSchema, errors: [409] })
   async recordSaqType(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: SaqTypeDto,
@@ -69,6 +77,10 @@ export class MerchantComplianceController {
   /** Sections 2 to 5 of the onboarding application, personal and bank data masked. */
   @Get('merchants/:merchantId/application')
   @PartnerRoute('merchant:read')
+  @Describe({
+    summary: 'The onboarding application, sections 2 to 5, personal and bank data masked',
+    response: ApplicationViewSchema,
+  })
   async application(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -79,6 +91,7 @@ export class MerchantComplianceController {
   /** Every go-live check with pass or fail (the operator's `go_live` needs them all). */
   @Get('merchants/:merchantId/go-live-gate')
   @PartnerRoute('merchant:read')
+  @Describe({ summary: 'What must hold before go-live, check by check', response: GoLiveGateSchema })
   async goLiveGate(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,

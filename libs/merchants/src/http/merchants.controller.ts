@@ -26,6 +26,18 @@ import {
   ResubmitDto,
   UpdateMerchantDto,
 } from './merchant.dto';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { MerchantListItemSchema, MerchantResourceSchema } from '../domain/merchant-resource';
+
+/**
+ * `GET /merchants` filters (spec "Merchants"): `state` a merchant state, `merchant_category_code`
+ * four digits (exact match). Anything else, blank or repeated is 400 (strict-query.ts).
+ */
+const MERCHANT_LIST_QUERY = {
+  state: queryParam.oneOf(MERCHANT_STATES),
+  merchant_category_code: queryParam.matching(MCC_PATTERN, 'must be four digits'),
+};
 
 /** The partner's merchants ("Merchants" in the spec; submit from CONTRACT §3). */
 @Controller('merchants')
@@ -40,6 +52,12 @@ export class MerchantsController {
   /** Newest first; filters `state` and `merchant_category_code` (exact). */
   @Get()
   @PartnerRoute('merchant:read')
+  @Describe({
+    summary: 'The partner’s merchants, newest first',
+    response: pageOf(MerchantListItemSchema),
+    query: MERCHANT_LIST_QUERY,
+    paged: true,
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = strictQuery(query, MERCHANT_LIST_QUERY);
     const scope = `partner:${caller.partnerId}:${filters.state ?? ''}:${filters.merchant_category_code ?? ''}`;
@@ -63,6 +81,7 @@ export class MerchantsController {
 
   @Post()
   @PartnerRoute('merchant:write')
+  @Describe({ summary: 'Create a merchant (DRAFT)', response: MerchantResourceSchema })
   @RecordWithFirstAppend()
   async create(
     @Body() body: CreateMerchantDto,
@@ -97,6 +116,7 @@ export class MerchantsController {
 
   @Get(':merchantId')
   @PartnerRoute('merchant:read')
+  @Describe({ summary: 'Read a merchant', response: MerchantResourceSchema })
   async read(@Param('merchantId', UuidParam) merchantId: string, @CurrentPartner() caller: PartnerPrincipal) {
     return toMerchantResource(await this.merchants.getForPartner(merchantId, caller.partnerId));
   }
@@ -104,6 +124,12 @@ export class MerchantsController {
   /** Only in DRAFT and AWAITING_CLARIFICATION (CONTRACT §8); 409 otherwise. */
   @Patch(':merchantId')
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Change a merchant (DRAFT and AWAITING_CLARIFICATION only)',
+    description: 'Only the fields given change.',
+    response: MerchantResourceSchema,
+    errors: [409],
+  })
   async update(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: UpdateMerchantDto,
@@ -136,6 +162,11 @@ export class MerchantsController {
   @Post(':merchantId/submit')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Submit a merchant for review (DRAFT → SUBMITTED)',
+    response: MerchantResourceSchema,
+    errors: [409, 422],
+  })
   async submit(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -148,6 +179,11 @@ export class MerchantsController {
   @Post(':merchantId/respond-clarification')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Answer a clarification request (back into review)',
+    response: MerchantResourceSchema,
+    errors: [409],
+  })
   async respondClarification(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: RespondClarificationDto,
@@ -168,6 +204,11 @@ export class MerchantsController {
   @Post(':merchantId/resubmit')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Resubmit a rejected merchant (within its resubmission limit)',
+    response: MerchantResourceSchema,
+    errors: [409, 422],
+  })
   async resubmit(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: ResubmitDto,
@@ -188,6 +229,11 @@ export class MerchantsController {
   @Post(':merchantId/envelope/resend')
   @HttpCode(200)
   @PartnerRoute('merchant:write')
+  @Describe({
+    summary: 'Resend the signature envelope',
+    response: MerchantResourceSchema,
+    errors: [409, 422],
+  })
   async resendEnvelope(
     @Param('merchantId', UuidParam) merchantId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -207,12 +253,3 @@ export class MerchantsController {
     return runMerchantCommand(this.commands, request, caller.partnerId, command);
   }
 }
-
-/**
- * `GET /merchants` filters (spec "Merchants"): `state` a merchant state, `merchant_category_code`
- * four digits (exact match). Anything else, blank or repeated is 400 (strict-query.ts).
- */
-const MERCHANT_LIST_QUERY = {
-  state: queryParam.oneOf(MERCHANT_STATES),
-  merchant_category_code: queryParam.matching(MCC_PATTERN, 'must be four digits'),
-};

@@ -16,6 +16,8 @@ import { goLiveGate } from '../domain/go-live-gate';
 import { toMerchantResource } from '../domain/merchant-resource';
 import type { MerchantOperatorAction } from '../domain/merchant-states';
 import { MerchantTransitionDto } from './merchant.dto';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { MerchantResourceSchema } from '../domain/merchant-resource';
 
 /**
  * The operator's side of onboarding (CONTRACT §2): review, signature, underwriting,
@@ -32,6 +34,7 @@ export class PlatformMerchantsController {
   ) {}
 
   @Get(':merchantId')
+  @Describe({ summary: 'Read any merchant', response: MerchantResourceSchema })
   async read(@Param('merchantId', UuidParam) merchantId: string) {
     return toMerchantResource(await this.merchants.get(merchantId));
   }
@@ -39,6 +42,12 @@ export class PlatformMerchantsController {
   /** 200 with the merchant; a move the state machine forbids is 409 `invalid_state_transition`. */
   @Post(':merchantId/transitions')
   @HttpCode(200)
+  @Describe({
+    summary: 'Move a merchant through onboarding (start_review, approve_precheck, … go_live, suspend, close)',
+    description: 'A move the state machine forbids is 409 `invalid_state_transition`.',
+    response: MerchantResourceSchema,
+    errors: [409, 422],
+  })
   async transition(
     @Param('merchantId', UuidParam) merchantId: string,
     @Body() body: MerchantTransitionDto,

@@ -1,18 +1,25 @@
+import { z } from 'zod';
 import type { RecordedEvent } from '../../../event-store/src';
+import { Timestamp } from '../../../platform/src/openapi/wire-schemas';
 import { evolve, type Partner } from '../domain/partner';
 import type { PartnerEvent } from '../domain/partner-events';
+import { CERTIFICATION_STATUSES, PARTNER_STATES } from '../domain/partner-transitions';
 
-export interface PartnerTransition {
-  version: number;
-  event_type: string;
-  occurred_at: string;
-  from_state: string | null;
-  to_state: string;
-  from_certification_status: string | null;
-  to_certification_status: string;
-  actor: string | null;
-  request_id: string | null;
-}
+export const PartnerTransitionResource = z
+  .strictObject({
+    version: z.int(),
+    event_type: z.string(),
+    occurred_at: Timestamp,
+    from_state: z.enum(PARTNER_STATES).nullable(),
+    to_state: z.enum(PARTNER_STATES),
+    from_certification_status: z.enum(CERTIFICATION_STATUSES).nullable(),
+    to_certification_status: z.enum(CERTIFICATION_STATUSES),
+    actor: z.string().nullable(),
+    request_id: z.string().nullable(),
+  })
+  .meta({ id: 'PartnerTransition' });
+
+export type PartnerTransition = z.infer<typeof PartnerTransitionResource>;
 
 /**
  * `GET /iam/partners/{id}/transitions`: every event of `partner-{id}` that moved the partner's

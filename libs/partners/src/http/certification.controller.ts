@@ -17,6 +17,11 @@ import {
   toRecertificationRequestResource,
 } from '../domain/certification';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
+import { Describe } from '../../../platform/src/openapi/describe';
+import {
+  FlowResource,
+  RecertificationRequestResource,
+} from '../domain/certification/certification-resources';
 
 /** The partner's certification ("Certification" in the spec). */
 @Controller()
@@ -29,6 +34,11 @@ export class CertificationController {
   /** Creates the active flow (201) or returns the one already active (200). */
   @Post('partner/me/certification/prepare')
   @PartnerRoute('certification:write')
+  @Describe({
+    summary: 'Prepare certification: create the active flow, or return the one already active',
+    response: FlowResource,
+    otherResponses: { 200: { description: 'The flow already active', schema: FlowResource } },
+  })
   async prepare(
     @CurrentPartner() caller: PartnerPrincipal,
     @Req() request: FastifyRequest,
@@ -54,6 +64,11 @@ export class CertificationController {
 
   @Get('partner/me/certification/recertification-requests/current')
   @PartnerRoute('certification:read')
+  @Describe({
+    summary: 'The current re-certification request',
+    response: RecertificationRequestResource,
+    errors: [404],
+  })
   async currentRecertificationRequest(@CurrentPartner() caller: PartnerPrincipal) {
     const partner = await this.partners.get(caller.partnerId);
     return toRecertificationRequestResource(currentRecertificationRequest(partner.certification));
@@ -61,12 +76,14 @@ export class CertificationController {
 
   @Get('certification/flows/active')
   @PartnerRoute('certification:read')
+  @Describe({ summary: 'The active certification flow', response: FlowResource, errors: [404] })
   async active(@CurrentPartner() caller: PartnerPrincipal) {
     return toFlowResource(activeFlow((await this.partners.get(caller.partnerId)).certification));
   }
 
   @Get('certification/flows/latest-completed')
   @PartnerRoute('certification:read')
+  @Describe({ summary: 'The latest completed certification flow', response: FlowResource, errors: [404] })
   async latestCompleted(@CurrentPartner() caller: PartnerPrincipal) {
     return toFlowResource(latestCompletedFlow((await this.partners.get(caller.partnerId)).certification));
   }
@@ -74,6 +91,7 @@ export class CertificationController {
   /** Flows live in the partner's own stream: another partner's flow id is simply not found. */
   @Get('certification/flows/:flowId')
   @PartnerRoute('certification:read')
+  @Describe({ summary: 'Read a certification flow', response: FlowResource })
   async flow(@Param('flowId', UuidParam) flowId: string, @CurrentPartner() caller: PartnerPrincipal) {
     return toFlowResource(flowById((await this.partners.get(caller.partnerId)).certification, flowId));
   }

@@ -19,6 +19,13 @@ import { checkFlagName } from './flag-name';
 import { PartnerFeatureFlagDto } from './partner.dto';
 import { Refused } from './refused.decorator';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { z } from 'zod';
+import {
+  FeatureFlagSettingResource,
+  FeatureFlagViewResource,
+  PartnerConfigurationResource,
+} from '../domain/configuration';
 
 const OPERATOR_MANAGED = 'is managed by the platform operator and cannot be changed by a partner';
 
@@ -70,6 +77,10 @@ export class PartnerConfigController {
 
   @Get('feature-flags/me')
   @PartnerRoute('config:read')
+  @Describe({
+    summary: 'Every feature flag and whether it is on for the partner',
+    response: z.array(FeatureFlagViewResource),
+  })
   async featureFlags(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     strictQuery(query, {}, { paged: false });
     return allFeatureFlagViews((await this.partners.get(caller.partnerId)).configuration);
@@ -78,6 +89,11 @@ export class PartnerConfigController {
   @Put('feature-flags/me/:flagName')
   @HttpCode(200)
   @PartnerRoute('config:write')
+  @Describe({
+    summary: 'Turn a feature flag on or off',
+    response: FeatureFlagSettingResource,
+    errors: [404, 409],
+  })
   async setFeatureFlag(
     @Param('flagName') flagName: string,
     @Body() body: PartnerFeatureFlagDto,
@@ -107,6 +123,10 @@ export class PartnerConfigController {
 
   @Get('partners/:partnerId')
   @PartnerRoute('config:read')
+  @Describe({
+    summary: 'The partner configuration (the caller’s own id only)',
+    response: PartnerConfigurationResource,
+  })
   async partnerConfiguration(
     @Param('partnerId', UuidParam) partnerId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -119,6 +139,11 @@ export class PartnerConfigController {
   @Put('partners/:partnerId')
   @HttpCode(200)
   @PartnerRoute('config:write')
+  @Describe({
+    summary: 'Change the partner’s self-service settings',
+    description: 'Every field is optional; null or omitted means unchanged. `webhook_url: ""` clears it.',
+    response: PartnerConfigurationResource,
+  })
   async updatePartnerConfiguration(
     @Param('partnerId', UuidParam) partnerId: string,
     @Body() body: PartnerSettingsDto,

@@ -11,6 +11,10 @@ import { toCapabilities, toPartnerResource } from '../application/partner-resour
 import { partnerTransitions } from '../application/partner-transitions-view';
 import { PartnerNotFound } from '../domain/partner-errors';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { listOf } from '../../../platform/src/openapi/wire-schemas';
+import { CapabilitiesResource, PartnerResource } from '../application/partner-resources';
+import { PartnerTransitionResource } from '../application/partner-transitions-view';
 
 /** The partner's own identity and capabilities ("Partner and capabilities" in the spec). */
 @Controller()
@@ -24,6 +28,11 @@ export class PartnerController {
   /** Also the lightweight "does my key work" check (spec Authentication rule 7). */
   @Get('partner/me')
   @PartnerRoute('partner:read')
+  @Describe({
+    summary: 'The partner this key belongs to',
+    description: 'Also the lightweight check that a key works (no merchant, no instrument).',
+    response: PartnerResource,
+  })
   async me(@CurrentPartner() caller: PartnerPrincipal, @Req() request: FastifyRequest) {
     // Certification evidence: the partner authenticated and read its identity (recorded once).
     const partner = await this.facts.observe(
@@ -36,12 +45,20 @@ export class PartnerController {
 
   @Get('capabilities')
   @PartnerRoute('partner:read')
+  @Describe({
+    summary: 'What the key may do: certification status and enabled features',
+    response: CapabilitiesResource,
+  })
   async capabilities(@CurrentPartner() caller: PartnerPrincipal) {
     return toCapabilities(await this.partners.get(caller.partnerId));
   }
 
   @Get('iam/partners/:id')
   @PartnerRoute('partner:read')
+  @Describe({
+    summary: 'Read a partner (only the caller’s own id; another is 404)',
+    response: PartnerResource,
+  })
   async partner(@Param('id', UuidParam) id: string, @CurrentPartner() caller: PartnerPrincipal) {
     const partner = await this.own(id, caller);
     return toPartnerResource(partner, this.config.appEnv, await this.partners.liveMerchantCount(partner.id));
@@ -50,6 +67,10 @@ export class PartnerController {
   /** The partner's state history, from its stream (shape in docs/partners.md). */
   @Get('iam/partners/:id/transitions')
   @PartnerRoute('partner:read')
+  @Describe({
+    summary: 'The partner’s state and certification history, oldest first',
+    response: listOf(PartnerTransitionResource),
+  })
   async transitions(@Param('id', UuidParam) id: string, @CurrentPartner() caller: PartnerPrincipal) {
     await this.own(id, caller);
     return { data: partnerTransitions(await this.partners.history(id)) };

@@ -41,6 +41,7 @@ import {
 } from '../application/partner-resources';
 import { toFeatureFlagSetting, toPartnerConfiguration } from '../domain/configuration';
 import { ApiKeyNotFound } from '../domain/partner-errors';
+import type { Partner } from '../domain/partner';
 import {
   CreatePartnerDto,
   IssueApiKeyDto,
@@ -50,6 +51,16 @@ import {
 } from './partner.dto';
 import { checkFlagName } from './flag-name';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { z } from 'zod';
+import { listOf, pageOf } from '../../../platform/src/openapi/wire-schemas';
+import {
+  ApiKeyResource,
+  CapabilitiesResource,
+  PartnerListItemResource,
+  PartnerResource,
+} from '../application/partner-resources';
+import { FeatureFlagSettingResource, PartnerConfigurationResource } from '../domain/configuration';
 
 /**
  * The operator tier for partners (CONTRACT §2): create and list partners, issue, rotate and
@@ -69,6 +80,7 @@ export class PlatformPartnersController {
   ) {}
 
   @Post()
+  @Describe({ summary: 'Create a partner', response: PartnerResource })
   async create(@Body() body: CreatePartnerDto, @Req() request: FastifyRequest) {
     const partnerId = idFor(request.commandId, 'partner', randomUUID);
     const result = await this.run(request, partnerId, {
@@ -86,6 +98,11 @@ export class PlatformPartnersController {
 
   /** Every partner, newest first (the partner-list read model). */
   @Get()
+  @Describe({
+    summary: 'Every partner, newest first',
+    response: pageOf(PartnerListItemResource),
+    paged: true,
+  })
   async list(@Query() query: Record<string, unknown>) {
     strictQuery(query, {}); // no filters: only cursor and page_size
     const page = pageRequest(query, this.cursors, 'platform-partners', 'platform');
@@ -106,7 +123,7 @@ export class PlatformPartnersController {
       page,
       Number(total.rows[0].count),
       (row) => row.position_key,
-      (row) => ({
+      (row): z.infer<typeof PartnerListItemResource> => ({
         id: row.id,
         name: row.name,
         contact_email: row.contact_email,
@@ -121,6 +138,7 @@ export class PlatformPartnersController {
   }
 
   @Get(':partnerId')
+  @Describe({ summary: 'Read a partner', response: PartnerResource })
   async read(@Param('partnerId', UuidParam) partnerId: string) {
     const partner = await this.partners.get(partnerId);
     return toPartnerResource(partner, this.config.appEnv, await this.partners.liveMerchantCount(partnerId));
@@ -128,6 +146,7 @@ export class PlatformPartnersController {
 
   /** The partner's active keys, all at once (a partner has few): no parameters, no pages. */
   @Get(':partnerId/api-keys')
+  @Describe({ summary: 'The partner’s active API keys (prefixes only)', response: listOf(ApiKeyResource) })
   async listKeys(@Param('partnerId', UuidParam) partnerId: string, @Query() query: Record<string, unknown>) {
     strictQuery(query, {}, { paged: false });
     const partner = await this.partners.get(partnerId);
@@ -136,6 +155,12 @@ export class PlatformPartnersController {
 
   /** 201 with `api_key`, shown here and never again. */
   @Post(':partnerId/api-keys')
+  @Describe({
+    summary: 'Issue an API key',
+    description:
+      '`api_key` is in this answer only; the platform keeps its hash. Scopes default to every partner scope.',
+    response: ApiKeyResource,
+  })
   async issueKey(
     @Param('partnerId', UuidParam) partnerId: string,
     @Body() body: IssueApiKeyDto,
@@ -157,6 +182,11 @@ export class PlatformPartnersController {
 
   /** 201 with the new `api_key`; the old one answers 401 from then on. */
   @Post(':partnerId/api-keys/:keyId/rotate')
+  @Describe({
+    summary: 'Rotate an API key',
+    description: 'The new `api_key` is shown once; the old key answers 401 from then on.',
+    response: ApiKeyResource,
+  })
   async rotateKey(
     @Param('partnerId', UuidParam) partnerId: string,
     @Param('keyId', UuidParam) keyId: string,
@@ -176,6 +206,7 @@ export class PlatformPartnersController {
 
   @Delete(':partnerId/api-keys/:keyId')
   @HttpCode(204)
+  @Describe({ summary: 'Delete an API key (it answers 401 afterwards)', response: null })
   async deleteKey(
     @Param('partnerId', UuidParam) partnerId: string,
     @Param('keyId', UuidParam) keyId: string,
@@ -185,6 +216,7 @@ export class PlatformPartnersController {
   }
 
   @Put(':partnerId/certification')
+  @Describe({ summary: 'Set the partner’s certification status', response: CapabilitiesResource })
   @HttpCode(200)
   async certification(
     @Param('partnerId', UuidParam) partnerId: string,
@@ -200,6 +232,11 @@ export class PlatformPartnersController {
   }
 
   @Put(':partnerId/feature-flags/:flagName')
+  @Describe({
+    summary: 'Set a feature flag for a partner',
+    response: FeatureFlagSettingResource,
+    errors: [409],
+  })
   @HttpCode(200)
   async featureFlag(
     @Param('partnerId', UuidParam) partnerId: string,
@@ -223,6 +260,7 @@ export class PlatformPartnersController {
 
   /** The partner configuration as the partner sees it, `ip_allowlist` included. */
   @Get(':partnerId/config')
+  @Describe({ summary: 'A partner’s configuration', response: PartnerConfigurationResource })
   async readConfig(
     @Param('partnerId', UuidParam) partnerId: string,
     @Query() query: Record<string, unknown>,
@@ -238,6 +276,10 @@ export class PlatformPartnersController {
    * waits until the next request sees it (run waits for every read model).
    */
   @Patch(':partnerId/config')
+  @Describe({
+    summary: 'Change operator-managed settings (rate-limit tier, AVS policy, IP allow-list)',
+    response: PartnerConfigurationResource,
+  })
   async changeConfig(
     @Param('partnerId', UuidParam) partnerId: string,
     @Body() body: OperatorConfigDto,
@@ -295,13 +337,14 @@ export class PlatformPartnersController {
   }
 }
 
+/** The partner_list columns, written by the projector from the partner's own state (typed as it). */
 interface PartnerListRow {
   id: string;
   name: string;
   contact_email: string;
-  state: string;
-  certification_status: string;
-  rate_limit_tier: string;
+  state: Partner['state'];
+  certification_status: Partner['certificationStatus'];
+  rate_limit_tier: Partner['rateLimitTier'];
   created_at: Date;
   position_key: string;
   revision: string;

@@ -29,20 +29,28 @@ const UNAVAILABLE_NODE_CODES = new Set([
   'EAI_AGAIN',
   'ENOTFOUND',
 ]);
+// The KurrentDB client's own errors for a node it cannot reach, one that did not answer in time,
+// or one that is no longer the leader (a retry reaches the new one): their `type`.
+const UNAVAILABLE_KURRENTDB_TYPES = new Set(['unavailable', 'deadline-exceeded', 'not-leader']);
+// gRPC status codes the KurrentDB client passes through unwrapped (with the status's `details`):
+// 14 UNAVAILABLE, 4 DEADLINE_EXCEEDED.
+const UNAVAILABLE_GRPC_CODES = new Set([14, 4]);
 // What `pg` and its pool say when the socket went away or never came.
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|is not queryable|Cannot use a pool after calling end/i;
 
 /**
- * Whether an error says "the database cannot be reached right now" rather than "this query is
+ * Whether an error says "the database (or the KurrentDB event store) cannot be reached right now" rather than "this query is
  * wrong". Looks through the wrappers the drivers put around the socket's error: TypeORM's
  * `driverError`, `cause`, and the AggregateError of a connect that tried several addresses.
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   if (error instanceof DatabaseUnavailable) return true;
-  const { code, message, driverError, cause, errors, address } = error as {
+  const { code, type, details, message, driverError, cause, errors, address } = error as {
     code?: unknown;
+    type?: unknown;
+    details?: unknown;
     message?: unknown;
     driverError?: unknown;
     cause?: unknown;
@@ -54,6 +62,9 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   }
   // A server's Unix socket is gone while it is down (a clean stop removes it).
   if (code === 'ENOENT' && typeof address === 'string' && address.includes('.s.PGSQL.')) return true;
+  if (typeof type === 'string' && UNAVAILABLE_KURRENTDB_TYPES.has(type)) return true;
+  if (typeof code === 'number' && typeof details === 'string' && UNAVAILABLE_GRPC_CODES.has(code))
+    return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
   if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
   return isDatabaseUnavailable(driverError, depth + 1) || isDatabaseUnavailable(cause, depth + 1);

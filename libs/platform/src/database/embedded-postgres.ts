@@ -63,6 +63,11 @@ export interface EmbeddedPostgresOptions {
    */
   restart?: boolean;
   onEvent?: (event: EmbeddedPostgresEvent) => void;
+  /**
+   * Called once, right after the first child process is spawned (`initdb` on a first start, the
+   * server otherwise), while it works: the caller does its own start-up work meanwhile.
+   */
+  whileStarting?: () => void;
 }
 
 /** A problem a person can fix, phrased as one line. */
@@ -274,6 +279,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   grantTraverse(path.join(bin, 'postgres'), owner);
   grantTraverse(path.join(dir, 'PG_VERSION'), owner);
   const passwordFile = path.join(path.dirname(dir), '.postgres-password');
+  let started = false;
+  const whileStarting = () => {
+    if (started) return;
+    started = true;
+    options.whileStarting?.();
+  };
 
   let password: string;
   if (existsSync(path.join(dir, 'PG_VERSION'))) {
@@ -286,7 +297,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     password = readFileSync(passwordFile, 'utf8').trim();
   } else {
     mkdirSync(path.dirname(dir), { recursive: true });
-    password = await initialise(dir, bin, owner);
+    // initialise() spawns initdb before its first await.
+    const initialising = initialise(dir, bin, owner);
+    whileStarting();
+    password = await initialising;
     writeFileSync(passwordFile, password, { mode: 0o600 });
   }
   // Before the server exists: whatever happens to this process from here on, the next start can
@@ -314,7 +328,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   let server: RunningServer;
   try {
-    server = await launch(path.join(bin, 'postgres'), flags, dir, port, owner, options.log);
+    // launch() spawns the server before its first await.
+    const launching = launch(path.join(bin, 'postgres'), flags, dir, port, owner, options.log);
+    whileStarting();
+    server = await launching;
   } catch (error) {
     releaseOwner(dir);
     throw error;

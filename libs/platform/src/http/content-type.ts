@@ -71,12 +71,41 @@ export function foreignCharset(contentType: string): string | null {
 /** No request of this API nests deeper (level 3 data line items are the deepest, at 4). */
 export const MAX_BODY_DEPTH = 32;
 
+/**
+ * No string of a request body (value or key) is longer, in UTF-16 units, unless its route says
+ * otherwise: the longest free text a field takes is a few thousand characters (docs/input.md,
+ * "Limits"). A compliance document's base64 content is the exception (its route raises it).
+ */
+export const MAX_BODY_STRING_LENGTH = 10_000;
+
+/**
+ * No array of a request body holds more items, unless its route says otherwise (a processor
+ * report's `lines`); the longest list a field takes is 99 level 3 line items.
+ */
+export const MAX_BODY_ARRAY_LENGTH = 1_000;
+
+export interface BodyLimits {
+  maxStringLength: number;
+  maxArrayLength: number;
+}
+
+export const DEFAULT_BODY_LIMITS: BodyLimits = {
+  maxStringLength: MAX_BODY_STRING_LENGTH,
+  maxArrayLength: MAX_BODY_ARRAY_LENGTH,
+};
+
+/** Route config of the few routes whose bodies hold longer strings or arrays than the rest. */
+export const BODY_LIMITS = 'bodyLimits';
+export const RaisesBodyLimits = (limits: Partial<BodyLimits>) => RouteConfig({ [BODY_LIMITS]: limits });
+
 /** A lone UTF-16 surrogate (half of a pair), or U+0000: text PostgreSQL refuses to store. */
 // eslint-disable-next-line no-control-regex -- U+0000 is exactly what it looks for
 const UNSTORABLE_TEXT = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/;
 
 export type BodyDefect =
   | { kind: 'too_deep' }
+  | { kind: 'too_long'; field: string; max: number }
+  | { kind: 'too_many'; field: string; max: number }
   /** `field` is the JSON path of the string, e.g. `address.line1` or `custom_fields[0].value`. */
   | { kind: 'unstorable_text'; field: string };
 
@@ -87,22 +116,33 @@ export type BodyDefect =
  * string (value or key) holding a lone surrogate or U+0000 (valid JSON escapes that PostgreSQL
  * refuses to store, which would surface as a 500 after validation passed).
  */
-export function bodyDefect(body: unknown): BodyDefect | null {
+export function bodyDefect(body: unknown, limits: BodyLimits = DEFAULT_BODY_LIMITS): BodyDefect | null {
   const stack: [unknown, number, string][] = [[body, 0, '']];
   while (stack.length > 0) {
     const [node, depth, path] = stack.pop()!;
     if (typeof node === 'string') {
+      if (node.length > limits.maxStringLength)
+        return { kind: 'too_long', field: path || 'body', max: limits.maxStringLength };
       if (UNSTORABLE_TEXT.test(node)) return { kind: 'unstorable_text', field: path || 'body' };
       continue;
     }
     if (node === null || typeof node !== 'object') continue;
     if (depth + 1 > MAX_BODY_DEPTH) return { kind: 'too_deep' };
     if (Array.isArray(node)) {
+      if (node.length > limits.maxArrayLength)
+        return { kind: 'too_many', field: path || 'body', max: limits.maxArrayLength };
       node.forEach((child, i) => stack.push([child, depth + 1, `${path}[${i}]`]));
       continue;
     }
     for (const [key, child] of Object.entries(node)) {
       const at = path ? `${path}.${key}` : key;
+      // A key is echoed as the field's name: a long one is named by its start only.
+      if (key.length > limits.maxStringLength)
+        return {
+          kind: 'too_long',
+          field: `${path ? `${path}.` : ''}${key.slice(0, 100)}…`,
+          max: limits.maxStringLength,
+        };
       if (UNSTORABLE_TEXT.test(key)) return { kind: 'unstorable_text', field: at };
       stack.push([child, depth + 1, at]);
     }
@@ -112,12 +152,18 @@ export function bodyDefect(body: unknown): BodyDefect | null {
 
 /** 400 `validation_error` for a {@link bodyDefect}, before any handler or interceptor walks the body. */
 export function refuseDefectiveBody(request: FastifyRequest): void {
-  const defect = bodyDefect(request.body);
+  const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
+  const raised = config?.[BODY_LIMITS] as Partial<BodyLimits> | undefined;
+  const defect = bodyDefect(request.body, { ...DEFAULT_BODY_LIMITS, ...raised });
   if (!defect) return;
   const [field, message] =
     defect.kind === 'too_deep'
       ? ['body', `must not nest deeper than ${MAX_BODY_DEPTH} levels`]
-      : [defect.field, 'must be valid Unicode text (no unpaired surrogate, no U+0000)'];
+      : defect.kind === 'too_long'
+        ? [defect.field, `must be at most ${defect.max} characters`]
+        : defect.kind === 'too_many'
+          ? [defect.field, `must have at most ${defect.max} items`]
+          : [defect.field, 'must be valid Unicode text (no unpaired surrogate, no U+0000)'];
   throw new ProblemException(
     problem(400, 'validation_error', `${field} ${message}`, { errors: [{ field, message }] }),
   );

@@ -4,6 +4,7 @@
  */
 export class RouteTable {
   private readonly routes: { method: string; pattern: RegExp }[] = [];
+  private readonly registered: { method: string; url: string }[] = [];
 
   add(method: string | string[], url: string): void {
     const pattern = new RegExp(
@@ -14,7 +15,15 @@ export class RouteTable {
         )
         .join('/')}/?$`,
     );
-    for (const m of Array.isArray(method) ? method : [method]) this.routes.push({ method: m, pattern });
+    for (const m of Array.isArray(method) ? method : [method]) {
+      this.routes.push({ method: m, pattern });
+      this.registered.push({ method: m, url });
+    }
+  }
+
+  /** Every route as Fastify registered it (`/api/v1/merchants/:merchantId`), HEAD included. */
+  list(): readonly { method: string; url: string }[] {
+    return this.registered;
   }
 
   /** The methods served at this path (empty when the path is unknown). */

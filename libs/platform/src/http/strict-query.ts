@@ -20,14 +20,23 @@ export type FieldError = { field: string; message: string };
 
 export type ParamResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/** How one parameter's (single, trimmed-checked) text becomes a value. */
-export interface QueryParam<T> {
+/** What the OpenAPI document says of a query parameter: its JSON Schema and a description. */
+export interface QueryParamDoc {
+  schema: Record<string, unknown>;
+  description?: string;
+}
+
+/** How one parameter's (single, trimmed-checked) text becomes a value, and how it is documented. */
+export interface QueryParam<T> extends QueryParamDoc {
   parse(raw: string): ParamResult<T>;
   /** A blank value means "not given" (a free-text note); otherwise blank is 400. */
   blankIsAbsent?: boolean;
 }
 
 export type QuerySpec = Record<string, QueryParam<unknown>>;
+
+/** The documentation of a query string, by parameter name (a `QuerySpec` is one). */
+export type QueryDoc = Record<string, QueryParamDoc>;
 
 export type ParsedQuery<S extends QuerySpec> = {
   [K in keyof S]: S[K] extends QueryParam<infer T> ? T | undefined : never;
@@ -45,6 +54,7 @@ export const queryParam = {
   /** A UUID, lower-cased. */
   uuid(): QueryParam<string> {
     return {
+      schema: { type: 'string', format: 'uuid' },
       parse: (raw) =>
         UUID.test(raw) ? { ok: true, value: raw.toLowerCase() } : { ok: false, message: 'must be a UUID' },
     };
@@ -53,6 +63,7 @@ export const queryParam = {
   /** One of `values`, exactly (case included). */
   oneOf<T extends string>(values: readonly T[]): QueryParam<T> {
     return {
+      schema: { type: 'string', enum: [...values] },
       parse: (raw) =>
         (values as readonly string[]).includes(raw)
           ? { ok: true, value: raw as T }
@@ -62,13 +73,18 @@ export const queryParam = {
 
   /** Text matching `pattern` (anchor it), refused with `message` otherwise. */
   matching(pattern: RegExp, message: string): QueryParam<string> {
-    return { parse: (raw) => (pattern.test(raw) ? { ok: true, value: raw } : { ok: false, message }) };
+    return {
+      schema: { type: 'string', pattern: pattern.source },
+      description: message,
+      parse: (raw) => (pattern.test(raw) ? { ok: true, value: raw } : { ok: false, message }),
+    };
   },
 
   /** A whole number written in plain digits, within [min, max]. */
   wholeNumber(min: number, max: number): QueryParam<number> {
     const message = `must be a whole number from ${min} to ${max}`;
     return {
+      schema: { type: 'integer', minimum: min, maximum: max },
       parse: (raw) =>
         /^\d{1,16}$/.test(raw) && Number(raw) >= min && Number(raw) <= max
           ? { ok: true, value: Number(raw) }
@@ -82,6 +98,8 @@ export const queryParam = {
    */
   text(maxLength: number, options: { blankIsAbsent?: boolean } = {}): QueryParam<string> {
     return {
+      schema: { type: 'string' },
+      description: `Free text, at most ${maxLength} characters once trimmed${options.blankIsAbsent ? '; blank means not given' : ''}.`,
       blankIsAbsent: options.blankIsAbsent,
       parse: (raw) => {
         const text = raw.trim();

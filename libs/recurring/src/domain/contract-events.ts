@@ -9,11 +9,14 @@ import type { ContractFrequency } from './contract-calendar';
 export const contractStream = (contractId: string): string => `contract-${contractId}`;
 export const CONTRACT_STREAM_PREFIX = 'contract-';
 
-export type ContractRail = 'CARD' | 'ACH';
-export type ContractUseType = 'RECURRING' | 'INSTALLMENT';
+export const CONTRACT_RAILS = ['CARD', 'ACH'] as const;
+export type ContractRail = (typeof CONTRACT_RAILS)[number];
+export const CONTRACT_USE_TYPES = ['RECURRING', 'INSTALLMENT'] as const;
+export type ContractUseType = (typeof CONTRACT_USE_TYPES)[number];
 export type ContractOrigin = 'api' | 'hpp';
 /** Who moved the contract: the partner (its API key) or the platform (the scheduler). */
-export type ContractActor = 'partner' | 'system';
+export const CONTRACT_ACTORS = ['partner', 'system'] as const;
+export type ContractActor = (typeof CONTRACT_ACTORS)[number];
 
 /**
  * Why the platform paused a contract (`hold`): the merchant cannot transact, or a feature flag

@@ -1,4 +1,15 @@
+import { z } from 'zod';
 import { formatAmount } from '../../../platform/src/money/amount';
+import {
+  CustomFieldValue,
+  DateOnly,
+  Money,
+  Timestamp,
+  Uuid,
+} from '../../../platform/src/openapi/wire-schemas';
+import { CONTRACT_FREQUENCIES } from './contract-calendar';
+import { CONTRACT_ACTORS, CONTRACT_RAILS, CONTRACT_USE_TYPES } from './contract-events';
+import { CONTRACT_STATES } from './contract-states';
 import {
   nextChargeDate,
   remainingInstallments,
@@ -12,43 +23,61 @@ import {
  * list item. Money is a decimal string in `currency`; dates are `YYYY-MM-DD`. Extensions beyond
  * the spec's table (it allows more): `customer_id`, `payment_method_token`, `card`/`bank`
  * (brand and last fours only), `use_type`, `interval`, `number_of_payments`, `hpp_session_id`,
- * `state_reason`, `updated_at`, `version`.
+ * `state_reason`, `updated_at`, `version`. The schema is the document's (docs/adr/0007); the
+ * mapper is typed by it.
  */
-export interface ContractResource {
-  id: string;
-  partner_id: string;
-  merchant_id: string;
-  customer_id: string | null;
-  state: string;
-  payment_method_type: string;
-  payment_method_token: string | null;
-  card: { brand: string; last4: string; exp_month: number; exp_year: number } | null;
-  bank: { account_type: string; account_last4: string; routing_last4: string } | null;
-  use_type: string;
-  amount: string;
-  currency: string;
-  frequency: string;
-  interval: number;
-  number_of_payments: number | null;
-  start_date: string;
-  end_date: string | null;
-  total_amount: string | null;
-  remaining_installments: number | null;
-  amount_paid: string;
-  last_successful_charge_date: string | null;
-  next_charge_date: string | null;
-  retry_count: number;
-  max_retries: number;
-  /** Why it is PAUSED, CANCELLED or FAILED: who, a code when the platform did it, the text. */
-  state_reason: { by: string; code: string | null; reason: string | null; at: string } | null;
-  hpp_session_id: string | null;
-  custom_fields: { name: string; value: string }[];
-  level2_data: Record<string, unknown> | null;
-  level3_data: Record<string, unknown> | null;
-  created_at: string;
-  updated_at: string;
-  version: number;
-}
+export const ContractResourceSchema = z
+  .strictObject({
+    id: Uuid,
+    partner_id: Uuid,
+    merchant_id: Uuid,
+    customer_id: Uuid.nullable(),
+    state: z.enum(CONTRACT_STATES),
+    payment_method_type: z.enum(CONTRACT_RAILS),
+    payment_method_token: z.string().nullable().meta({ description: 'The vault token charged (`cvt_…`).' }),
+    card: z
+      .strictObject({ brand: z.string(), last4: z.string(), exp_month: z.int(), exp_year: z.int() })
+      .nullable(),
+    bank: z
+      .strictObject({ account_type: z.string(), account_last4: z.string(), routing_last4: z.string() })
+      .nullable(),
+    use_type: z.enum(CONTRACT_USE_TYPES),
+    amount: Money,
+    currency: z.string(),
+    frequency: z.enum(CONTRACT_FREQUENCIES),
+    interval: z.int().min(1),
+    number_of_payments: z.int().min(1).nullable(),
+    start_date: DateOnly,
+    end_date: DateOnly.nullable(),
+    total_amount: Money.nullable().meta({ description: 'Null for an open-ended contract.' }),
+    remaining_installments: z.int().min(0).nullable(),
+    amount_paid: Money,
+    last_successful_charge_date: DateOnly.nullable(),
+    next_charge_date: DateOnly.nullable(),
+    retry_count: z.int().min(0),
+    max_retries: z.int().min(0),
+    state_reason: z
+      .strictObject({
+        by: z.enum(CONTRACT_ACTORS),
+        code: z
+          .string()
+          .nullable()
+          .meta({ description: 'Set when the platform did it (a hold, a decline).' }),
+        reason: z.string().nullable(),
+        at: Timestamp,
+      })
+      .nullable()
+      .meta({ description: 'Why it is PAUSED, CANCELLED or FAILED.' }),
+    hpp_session_id: Uuid.nullable(),
+    custom_fields: z.array(CustomFieldValue),
+    level2_data: z.record(z.string(), z.unknown()).nullable(),
+    level3_data: z.record(z.string(), z.unknown()).nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    version: z.int().min(1),
+  })
+  .meta({ id: 'Contract' });
+export type ContractResource = z.infer<typeof ContractResourceSchema>;
 
 export function toContractResource(c: Contract): ContractResource {
   const money = (minor: bigint | null) => (minor === null ? null : formatAmount(minor, c.currency));
@@ -106,20 +135,23 @@ export function toContractResource(c: Contract): ContractResource {
  * types it "number"; only the transaction list reports integer minor units), exact for any amount
  * the API takes (at most 999,999.99). Extensions: `merchant_id`, `next_charge_date`.
  */
-export interface ContractListItem {
-  id: string;
-  merchant_id: string;
-  merchant_name: string | null;
-  rail: string;
-  card_last4: string | null;
-  amount_per_period: number;
-  currency: string;
-  period_unit: string;
-  total_periods: number | null;
-  periods_completed: number;
-  state: string;
-  next_charge_date: string | null;
-}
+export const ContractListItemSchema = z
+  .strictObject({
+    id: Uuid,
+    merchant_id: Uuid,
+    merchant_name: z.string().nullable(),
+    rail: z.enum(CONTRACT_RAILS),
+    card_last4: z.string().nullable(),
+    amount_per_period: z.number().meta({ description: 'Major units as a JSON number (spec: "number").' }),
+    currency: z.string(),
+    period_unit: z.enum(CONTRACT_FREQUENCIES),
+    total_periods: z.int().min(0).nullable(),
+    periods_completed: z.int().min(0),
+    state: z.enum(CONTRACT_STATES),
+    next_charge_date: DateOnly.nullable(),
+  })
+  .meta({ id: 'ContractListItem' });
+export type ContractListItem = z.infer<typeof ContractListItemSchema>;
 
 export function toContractListItem(c: Contract, merchantName: string | null): ContractListItem {
   const remaining = remainingInstallments(c);

@@ -12,8 +12,16 @@ import { PlainText } from '../../../platform/src/validation/plain-text';
 import { ContractList } from '../application/list-contracts';
 import { ContractReader } from '../application/contract-reader';
 import { PartnerContracts } from '../application/partner-contracts';
-import { CONTRACT_STATES, toContractResource } from '../domain';
-import { MAX_REASON_LENGTH } from '../wire/contract-request';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import {
+  CONTRACT_STATES,
+  ContractListItemSchema,
+  ContractResourceSchema,
+  toContractResource,
+  type ContractResource,
+} from '../domain';
+import { ContractRequestSchema, ContractUpdateSchema, MAX_REASON_LENGTH } from '../wire/contract-request';
 
 /** The optional body of pause, resume and cancel. */
 class ContractActionDto {
@@ -49,6 +57,13 @@ export class ContractsController {
   /** List items, newest first; filters `merchant_id` and `state` besides the page's parameters. */
   @Get()
   @PartnerRoute('contract:read')
+  @Describe({
+    summary: 'List contracts, newest first',
+    response: pageOf(ContractListItemSchema),
+    query: LIST_QUERY,
+    paged: true,
+    errors: [404],
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = strictQuery(query, LIST_QUERY);
     if (filters.merchant_id) await this.merchants.getForPartner(filters.merchant_id, caller.partnerId);
@@ -72,6 +87,14 @@ export class ContractsController {
   /** 201 with the contract, ACTIVE, charging from `start_date`. */
   @Post()
   @PartnerRoute('contract:write')
+  @Describe({
+    summary: 'Create a contract on a saved payment method',
+    description:
+      'Born ACTIVE; charges on `start_date`, then every `interval` × `frequency`. An INSTALLMENT plan (a token scoped to INSTALLMENT, `number_of_payments`) needs the `installments` flag.',
+    body: ContractRequestSchema,
+    response: ContractResourceSchema,
+    errors: [404, 422],
+  })
   async create(
     @Body() body: unknown,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -84,6 +107,7 @@ export class ContractsController {
 
   @Get(':contractId')
   @PartnerRoute('contract:read')
+  @Describe({ summary: 'Read a contract', response: ContractResourceSchema })
   async read(@Param('contractId', UuidParam) contractId: string, @CurrentPartner() caller: PartnerPrincipal) {
     return toContractResource(await this.reader.getForPartner(contractId, caller.partnerId));
   }
@@ -91,6 +115,12 @@ export class ContractsController {
   /** `next_charge_date`, `end_date`, `reason` only; `amount`, `frequency`, `max_retries` are 422. */
   @Patch(':contractId')
   @PartnerRoute('contract:write')
+  @Describe({
+    summary: 'Move the next charge or the end date',
+    body: ContractUpdateSchema,
+    response: ContractResourceSchema,
+    errors: [409, 422],
+  })
   async update(
     @Param('contractId', UuidParam) contractId: string,
     @Body() body: unknown,
@@ -106,6 +136,7 @@ export class ContractsController {
   @Post(':contractId/pause')
   @HttpCode(200)
   @PartnerRoute('contract:write')
+  @Describe({ summary: 'Pause an ACTIVE contract', response: ContractResourceSchema, errors: [409] })
   async pause(
     @Param('contractId', UuidParam) contractId: string,
     @Body() body: ContractActionDto,
@@ -119,6 +150,12 @@ export class ContractsController {
   @Post(':contractId/resume')
   @HttpCode(200)
   @PartnerRoute('contract:write')
+  @Describe({
+    summary: 'Resume a PAUSED contract',
+    description: 'Periods that fell due while it was paused are skipped.',
+    response: ContractResourceSchema,
+    errors: [409],
+  })
   async resume(
     @Param('contractId', UuidParam) contractId: string,
     @Body() body: ContractActionDto,
@@ -132,6 +169,7 @@ export class ContractsController {
   @Post(':contractId/cancel')
   @HttpCode(200)
   @PartnerRoute('contract:write')
+  @Describe({ summary: 'Cancel a contract', response: ContractResourceSchema, errors: [409] })
   async cancel(
     @Param('contractId', UuidParam) contractId: string,
     @Body() body: ContractActionDto,
@@ -147,7 +185,7 @@ export class ContractsController {
     contractId: string,
     action: 'PauseContract' | 'ResumeContract' | 'CancelContract',
     body: ContractActionDto,
-  ) {
+  ): Promise<ContractResource> {
     const reason = body.reason?.trim() || null;
     const metadata = metadataOf(request, caller.partnerId);
     return toContractResource(await this.contracts.act(metadata, caller, contractId, action, reason));

@@ -10,6 +10,9 @@ import { SettlementLists } from '../application/settlement-lists';
 import { toReconciliationExceptionResource } from '../domain/reconciliation-exception-resource';
 import { EXCEPTION_FILTERS, listScope } from '../wire/settlement-filters';
 import { ResolveExceptionDto } from './resolve-exception.dto';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { ReconciliationExceptionSchema } from '../domain/reconciliation-exception-resource';
 
 const LIST = 'platform-reconciliation-exceptions';
 /** The partner list's filters, and `partner_id`: the operator reads every partner's. */
@@ -35,6 +38,12 @@ export class PlatformReconciliationExceptionsController {
    * partner list's filters plus `partner_id` (the operator console lists the OPEN ones).
    */
   @Get()
+  @Describe({
+    summary: 'Every reconciliation exception, newest first',
+    response: pageOf(ReconciliationExceptionSchema),
+    query: OPERATOR_EXCEPTION_FILTERS,
+    paged: true,
+  })
   async list(@Query() query: Record<string, unknown>) {
     const filters = strictQuery(query, OPERATOR_EXCEPTION_FILTERS);
     const scope = listScope('operator', filters);
@@ -62,6 +71,11 @@ export class PlatformReconciliationExceptionsController {
 
   @Post(':exceptionId/resolve')
   @HttpCode(200)
+  @Describe({
+    summary: 'Resolve an exception (MANUAL_RESOLVED, WRITTEN_OFF or ESCALATED)',
+    response: ReconciliationExceptionSchema,
+    errors: [409, 422],
+  })
   async resolve(
     @Param('exceptionId', UuidParam) exceptionId: string,
     @Body() body: ResolveExceptionDto,

@@ -6,7 +6,10 @@ import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { parseAmount, parseSignedAmount } from '../../../platform/src/money/amount';
 import { ProcessorReports, type ProcessorReportInput } from '../application/processor-reports';
 import { toBatchResource } from '../domain/settlement-batch-resource';
-import { ProcessorReportDto } from './processor-report.dto';
+import { RaisesBodyLimits } from '../../../platform/src/http/content-type';
+import { MAX_REPORT_LINES, ProcessorReportDto } from './processor-report.dto';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { SettlementBatchSchema } from '../domain/settlement-batch-resource';
 
 /**
  * The processor's side of a batch (CONTRACT §2):
@@ -22,6 +25,13 @@ export class PlatformSettlementBatchesController {
 
   @Post(':batchId/processor-report')
   @HttpCode(200)
+  @RaisesBodyLimits({ maxArrayLength: MAX_REPORT_LINES })
+  @Describe({
+    summary:
+      'Ingest the processor’s settlement report: reconcile the batch and open an exception per difference',
+    response: SettlementBatchSchema,
+    errors: [409, 422],
+  })
   async processorReport(
     @Param('batchId', UuidParam) batchId: string,
     @Body() body: ProcessorReportDto,

@@ -7,6 +7,9 @@ import { metadataOf } from '../../../platform/src/http/request-metadata';
 import { SettlementRun } from '../application/settlement-run';
 import { toBatchResource } from '../domain/settlement-batch-resource';
 import { UUID } from '../../../platform/src/validation/uuid';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { listOf } from '../../../platform/src/openapi/wire-schemas';
+import { SettlementBatchSchema } from '../domain/settlement-batch-resource';
 
 export class SettlementRunDto {
   /** Settle this merchant only; without it, every merchant. */
@@ -32,6 +35,12 @@ export class PlatformSettlementController {
 
   @Post('run')
   @HttpCode(200)
+  @Describe({
+    summary: 'End of day: settle every due transaction into one batch per merchant',
+    description: 'Answers the batches this run opened (`{data: []}` when nothing was due).',
+    response: listOf(SettlementBatchSchema),
+    errors: [404],
+  })
   async run(@Body() body: SettlementRunDto, @Req() request: FastifyRequest) {
     const merchantId = body.merchant_id?.toLowerCase() ?? null;
     // An unknown merchant is 404 `merchant_not_found`, not an empty run.

@@ -10,6 +10,9 @@ import { SettlementBatchReader } from '../application/settlement-batch-reader';
 import { SettlementLists } from '../application/settlement-lists';
 import { toBatchMemberResource, toBatchResource } from '../domain/settlement-batch-resource';
 import { BATCH_FILTERS, listScope } from '../wire/settlement-filters';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { BatchMemberSchema, SettlementBatchSchema } from '../domain/settlement-batch-resource';
 
 const LIST = 'settlement-batches';
 const MEMBERS = 'settlement-batch-members';
@@ -32,6 +35,13 @@ export class SettlementBatchesController {
   /** Newest first; the cursor is bound to the partner and the filters. */
   @Get()
   @PartnerRoute('settlement:read')
+  @Describe({
+    summary: 'The partner’s settlement batches, newest first',
+    response: pageOf(SettlementBatchSchema),
+    query: BATCH_FILTERS,
+    paged: true,
+    errors: [404],
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = strictQuery(query, BATCH_FILTERS);
     if (filters.merchant_id) await this.merchants.getForPartner(filters.merchant_id, caller.partnerId);
@@ -54,6 +64,7 @@ export class SettlementBatchesController {
 
   @Get(':batchId')
   @PartnerRoute('settlement:read')
+  @Describe({ summary: 'Read a settlement batch', response: SettlementBatchSchema })
   async read(@Param('batchId', UuidParam) batchId: string, @CurrentPartner() caller: PartnerPrincipal) {
     return toBatchResource(await this.batches.getForPartner(batchId, caller.partnerId));
   }
@@ -61,6 +72,11 @@ export class SettlementBatchesController {
   /** The batch's members (spec "Batch member"), in the run's order. */
   @Get(':batchId/transactions')
   @PartnerRoute('settlement:read')
+  @Describe({
+    summary: 'A batch’s members, in the run’s order',
+    response: pageOf(BatchMemberSchema),
+    paged: true,
+  })
   async members(
     @Param('batchId', UuidParam) batchId: string,
     @Query() query: Record<string, unknown>,

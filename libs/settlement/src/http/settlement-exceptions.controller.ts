@@ -8,6 +8,9 @@ import { CursorCodec, pageRequest, toPage } from '../../../platform/src/paginati
 import { SettlementLists } from '../application/settlement-lists';
 import { toReconciliationExceptionResource } from '../domain/reconciliation-exception-resource';
 import { EXCEPTION_FILTERS, listScope } from '../wire/settlement-filters';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { ReconciliationExceptionSchema } from '../domain/reconciliation-exception-resource';
 
 const LIST = 'settlement-exceptions';
 
@@ -26,6 +29,13 @@ export class SettlementExceptionsController {
 
   @Get()
   @PartnerRoute('settlement:read')
+  @Describe({
+    summary: 'The partner’s reconciliation exceptions, newest first',
+    response: pageOf(ReconciliationExceptionSchema),
+    query: EXCEPTION_FILTERS,
+    paged: true,
+    errors: [404],
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = strictQuery(query, EXCEPTION_FILTERS);
     if (filters.merchant_id) await this.merchants.getForPartner(filters.merchant_id, caller.partnerId);

@@ -1,19 +1,27 @@
 import type { Terminal } from './terminal';
-import type { TerminalState } from './terminal-states';
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
+import { TERMINAL_STATES } from './terminal-states';
 
 /** The spec's Terminal resource, field for field (snake_case, as on the wire). */
-export interface TerminalResource {
-  id: string;
-  merchant_id: string;
-  serial_number: string;
-  model: string;
-  /** As the terminal last reported it in a heartbeat; null until it does. */
-  firmware_version: string | null;
-  state: TerminalState;
-  /** The last recorded heartbeat (recorded at most every five minutes); null until the first. */
-  last_heartbeat_at: string | null;
-  created_at: string;
-}
+export const TerminalResourceSchema = z
+  .strictObject({
+    id: Uuid,
+    merchant_id: Uuid,
+    serial_number: z.string(),
+    model: z.string(),
+    firmware_version: z
+      .string()
+      .nullable()
+      .meta({ description: 'As the terminal last reported it in a heartbeat; null until it does.' }),
+    state: z.enum(TERMINAL_STATES),
+    last_heartbeat_at: Timestamp.nullable().meta({
+      description: 'The last recorded heartbeat (recorded at most every five minutes); null until the first.',
+    }),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'Terminal' });
+export type TerminalResource = z.infer<typeof TerminalResourceSchema>;
 
 /** The resource, also the list form (the spec shows no separate one). */
 export function toTerminalResource(t: Terminal): TerminalResource {
@@ -30,13 +38,14 @@ export function toTerminalResource(t: Terminal): TerminalResource {
 }
 
 /** The answer of provisioning and key rotation: the only place the key is ever shown. */
-export interface TerminalKeyResource {
-  terminal: TerminalResource;
-  /** `ctk_<prefix>_<secret>`: shown once, stored only as a hash. */
-  api_key: string;
-  /** When this key was issued. */
-  rotated_at: string;
-}
+export const TerminalKeyResourceSchema = z
+  .strictObject({
+    terminal: TerminalResourceSchema,
+    api_key: z.string().meta({ description: '`ctk_<prefix>_<secret>`: shown once, stored only as a hash.' }),
+    rotated_at: Timestamp.meta({ description: 'When this key was issued.' }),
+  })
+  .meta({ id: 'TerminalKey' });
+export type TerminalKeyResource = z.infer<typeof TerminalKeyResourceSchema>;
 
 export function toTerminalKeyResource(t: Terminal, apiKey: string): TerminalKeyResource {
   if (!t.apiKey) throw new Error(`terminal ${t.id} holds no key to answer with`);

@@ -11,6 +11,8 @@ import { TerminalNotFound } from '../domain/terminal-errors';
 import type { Terminal } from '../domain/terminal';
 import { toTerminalResource } from '../domain/terminal-resource';
 import { TerminalHeartbeatDto } from './terminal.dto';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { TerminalResourceSchema } from '../domain/terminal-resource';
 
 /**
  * The terminal's own call (docs/terminals.md): `Authorization: Bearer ctk_…`, the key its
@@ -29,6 +31,11 @@ export class TerminalHeartbeatController {
   @Post()
   @HttpCode(200)
   @WithoutIdempotencyHeader()
+  @Describe({
+    summary: 'The terminal’s heartbeat, with its own key; answers the terminal as it is now',
+    response: TerminalResourceSchema,
+    errors: [409],
+  })
   async heartbeat(
     @Param('terminalId', UuidParam) terminalId: string,
     @Body() body: TerminalHeartbeatDto,

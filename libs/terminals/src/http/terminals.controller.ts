@@ -20,6 +20,9 @@ import type { Terminal } from '../domain/terminal';
 import { toTerminalKeyResource, toTerminalResource } from '../domain/terminal-resource';
 import { TERMINAL_STATES } from '../domain/terminal-states';
 import { CreateTerminalDto } from './terminal.dto';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { TerminalKeyResourceSchema, TerminalResourceSchema } from '../domain/terminal-resource';
 
 const TERMINAL_LIST_QUERY = {
   merchant_id: queryParam.uuid(),
@@ -56,6 +59,13 @@ export class TerminalsController {
   /** Newest first, every state unless `state` is given; `merchant_id` must be the caller's merchant. */
   @Get()
   @PartnerRoute('terminal:read')
+  @Describe({
+    summary: 'The partner’s terminals, newest first',
+    response: pageOf(TerminalResourceSchema),
+    query: TERMINAL_LIST_QUERY,
+    paged: true,
+    errors: [404],
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = strictQuery(query, TERMINAL_LIST_QUERY);
     if (filters.merchant_id) await this.merchants.getForPartner(filters.merchant_id, caller.partnerId);
@@ -79,6 +89,11 @@ export class TerminalsController {
   /** 201: the terminal, UNASSIGNED. A serial number the merchant already uses is 409. */
   @Post()
   @PartnerRoute('terminal:write')
+  @Describe({
+    summary: 'Register a terminal (UNASSIGNED)',
+    response: TerminalResourceSchema,
+    errors: [404, 409, 422],
+  })
   async create(
     @Body() body: CreateTerminalDto,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -103,6 +118,7 @@ export class TerminalsController {
 
   @Get(':terminalId')
   @PartnerRoute('terminal:read')
+  @Describe({ summary: 'Read a terminal', response: TerminalResourceSchema })
   async read(@Param('terminalId', UuidParam) terminalId: string, @CurrentPartner() caller: PartnerPrincipal) {
     return toTerminalResource(await this.terminals.getForPartner(terminalId, caller.partnerId));
   }
@@ -110,6 +126,11 @@ export class TerminalsController {
   /** 201 `{terminal, api_key, rotated_at}`: UNASSIGNED → PROVISIONED; `api_key` is shown here only. */
   @Post(':terminalId/provision')
   @PartnerRoute('terminal:write')
+  @Describe({
+    summary: 'Provision a terminal: its API key, shown once',
+    response: TerminalKeyResourceSchema,
+    errors: [409],
+  })
   async provision(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -121,6 +142,11 @@ export class TerminalsController {
   /** 201, the same shape: a new key; the previous one is refused (401) from then on. */
   @Post(':terminalId/rotate-api-key')
   @PartnerRoute('terminal:write')
+  @Describe({
+    summary: 'Rotate a terminal’s API key (the new one shown once)',
+    response: TerminalKeyResourceSchema,
+    errors: [409],
+  })
   async rotateApiKey(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -133,6 +159,11 @@ export class TerminalsController {
   @Post(':terminalId/suspend')
   @HttpCode(200)
   @PartnerRoute('terminal:write')
+  @Describe({
+    summary: 'Suspend a terminal (ACTIVE → SUSPENDED)',
+    response: TerminalResourceSchema,
+    errors: [409],
+  })
   suspend(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -145,6 +176,7 @@ export class TerminalsController {
   @Post(':terminalId/reactivate')
   @HttpCode(200)
   @PartnerRoute('terminal:write')
+  @Describe({ summary: 'Reactivate a suspended terminal', response: TerminalResourceSchema, errors: [409] })
   reactivate(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -157,6 +189,11 @@ export class TerminalsController {
   @Post(':terminalId/start-maintenance')
   @HttpCode(200)
   @PartnerRoute('terminal:write')
+  @Describe({
+    summary: 'Start maintenance (ACTIVE → MAINTENANCE)',
+    response: TerminalResourceSchema,
+    errors: [409],
+  })
   startMaintenance(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -169,6 +206,11 @@ export class TerminalsController {
   @Post(':terminalId/end-maintenance')
   @HttpCode(200)
   @PartnerRoute('terminal:write')
+  @Describe({
+    summary: 'End maintenance (MAINTENANCE → ACTIVE)',
+    response: TerminalResourceSchema,
+    errors: [409],
+  })
   endMaintenance(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -181,6 +223,11 @@ export class TerminalsController {
   @Post(':terminalId/decommission')
   @HttpCode(200)
   @PartnerRoute('terminal:write')
+  @Describe({
+    summary: 'Decommission a terminal (for good)',
+    response: TerminalResourceSchema,
+    errors: [409],
+  })
   decommission(
     @Param('terminalId', UuidParam) terminalId: string,
     @CurrentPartner() caller: PartnerPrincipal,

@@ -1,4 +1,5 @@
 import type { TransactionFilters } from '../wire/transaction-filters';
+import type { TransactionListItem } from '../domain/transaction-resource';
 
 /**
  * The SQL every transaction read shares, over the `transaction_list` read model joined to
@@ -117,11 +118,12 @@ export interface TransactionListRow {
   id: string;
   merchant_id: string;
   merchant_name: string | null;
-  type: string;
-  rail: string;
+  /** Written by the projector from the transaction's own state, so typed as it. */
+  type: TransactionListItem['type'];
+  rail: TransactionListItem['rail'];
   amount_minor: string;
   currency: string;
-  state: string;
+  state: TransactionListItem['state'];
   approval_code: string | null;
   decline_code: string | null;
   decline_reason: string | null;
@@ -142,7 +144,7 @@ export interface TransactionPageRow extends TransactionListRow {
  * The spec's list item from a row. The projector wrote the columns from the domain's
  * `toTransactionListItem`, so this is a one-to-one mapping back; `amount` is integer minor units.
  */
-export function toListItem(row: TransactionListRow) {
+export function toListItem(row: TransactionListRow): TransactionListItem {
   return {
     id: row.id,
     merchant_id: row.merchant_id,
@@ -164,4 +166,4 @@ export function toListItem(row: TransactionListRow) {
   };
 }
 
-export type TransactionListItemRow = ReturnType<typeof toListItem>;
+export type TransactionListItemRow = TransactionListItem;

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
+import { z } from 'zod';
+import { Money } from '../../../platform/src/openapi/wire-schemas';
 import { formatAmount } from '../../../platform/src/money/amount';
 import {
   RAILS,
@@ -45,26 +47,34 @@ export function ratio4(numerator: bigint, denominator: bigint): string | null {
   return `${scaled / 10000n}.${String(scaled % 10000n).padStart(4, '0')}`;
 }
 
-export interface AmountBucket {
-  count: number;
-  amount: string;
-}
+const AmountBucketSchema = z.strictObject({ count: z.int().min(0), amount: Money });
+export type AmountBucket = z.infer<typeof AmountBucketSchema>;
 
-export interface TransactionSummary {
-  currency: string;
-  count: number;
-  approved_count: number;
-  declined_count: number;
-  approval_rate: string | null;
-  volume: string;
-  refunds: AmountBucket;
-  net: string;
-  by_state: Record<TransactionState, AmountBucket>;
-  by_type: Record<TransactionType, AmountBucket>;
-  by_rail: Record<Rail, AmountBucket>;
-}
+const bucketsOf = <K extends string>(keys: readonly K[]) =>
+  z.strictObject(
+    Object.fromEntries(keys.map((key) => [key, AmountBucketSchema])) as Record<K, typeof AmountBucketSchema>,
+  );
 
-/** Counts and minor-unit sums, exact. */
+export const TransactionSummarySchema = z
+  .strictObject({
+    currency: z.string(),
+    count: z.int().min(0),
+    approved_count: z.int().min(0),
+    declined_count: z.int().min(0),
+    approval_rate: z
+      .string()
+      .nullable()
+      .meta({ description: 'approved / (approved + declined), 4 decimals; null with neither.' }),
+    volume: Money,
+    refunds: AmountBucketSchema,
+    net: Money,
+    by_state: bucketsOf(TRANSACTION_STATES),
+    by_type: bucketsOf(TRANSACTION_TYPES),
+    by_rail: bucketsOf(RAILS),
+  })
+  .meta({ id: 'TransactionSummary' });
+export type TransactionSummary = z.infer<typeof TransactionSummarySchema>;
+
 class Tally {
   count = 0n;
   minor = 0n;

@@ -2,10 +2,16 @@ import { DomainError } from '../../../platform/src/problem';
 import { amountProblemMessage, parseAmount } from '../../../platform/src/money/amount';
 import { isUseType, type UseType, isVaultTokenFormat } from '../../../vault/src/domain';
 import { customFieldValuesFormErrors } from '../../../merchants/src/domain';
+import { z } from 'zod';
+import { CustomFieldValue, MoneyInput, Uuid } from '../../../platform/src/openapi/wire-schemas';
+import { schemaFieldErrors } from '../../../platform/src/openapi/schema-gate';
+import { USE_TYPES } from '../../../vault/src/domain';
+import { REFUND_REASONS, REVERSAL_DESCRIPTION_MAX, REVERSAL_REASON_CODES } from './rules';
 import { validateRefundReason, validateReversalReason } from './rules';
 import type { FieldError } from './transaction-errors';
 import {
   isFollowUpType,
+  THREE_DS_FAILURE_REASONS,
   TRANSACTION_TYPES,
   type FollowUpType,
   type TransactionType,
@@ -81,6 +87,131 @@ const FIELDS: Partial<Record<TransactionType, readonly string[]>> = {
   PARTIAL_REFUND: ['type', 'merchant_id', 'parent_transaction_id', 'amount', 'refund_reason'],
   ACH_REVERSAL: ['type', 'merchant_id', 'parent_transaction_id', 'reversal_reason'],
 };
+
+// ---------------------------------------------------------------------------------------------
+// The body's shape as a schema (docs/adr/0007-openapi-from-code.md): a union discriminated by
+// `type`, one member per type this API serves. The rules a schema cannot say (amounts above zero,
+// tax within the amount, level 3 arithmetic, the merchant's custom fields) are checked below and
+// by the handler.
+// ---------------------------------------------------------------------------------------------
+
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
+
+/*
+ * Level 2 and 3 data are checked after the merchant's feature flags (a partner without
+ * `level3_data` learns that first) by rules/level-data.ts, which names every field; the schema
+ * documents their fields and holds the body to objects of them.
+ */
+const upTo = (max: number) => z.string().meta({ description: `1–${max} printable ASCII characters.` });
+const LEVEL_RULES = 'Checked after the feature flag by the level 2/3 rules (docs/transactions.md).';
+
+export const Level2DataSchema = z
+  .looseObject({ po_number: optional(upTo(25)), merchant_zip: optional(z.string()) })
+  .meta({ id: 'Level2Data', description: `Both fields are required. ${LEVEL_RULES}` });
+
+export const Level3LineItemSchema = z
+  .looseObject({
+    product_code: optional(upTo(12)),
+    commodity_code: optional(upTo(12)),
+    description: optional(upTo(35)),
+    upc: optional(z.string()),
+    invoice_number: optional(upTo(25)),
+    tax_type: optional(upTo(4)),
+    quantity: optional(z.string().meta({ description: 'A decimal string above zero, at most 4 decimals.' })),
+    unit_of_measure: optional(upTo(12)),
+    unit_price: optional(z.string()),
+    discount_amount: optional(z.string()),
+    total_amount: optional(z.string()),
+    tax_amount: optional(z.string()),
+    tax_rate: optional(z.string().meta({ description: 'A percentage 0–100 as a decimal string.' })),
+    extended_amount: optional(z.string()),
+    freight_amount: optional(z.string()),
+    duty_amount: optional(z.string()),
+    tax_included: optional(z.boolean()),
+  })
+  .meta({
+    id: 'Level3LineItem',
+    description: `description, quantity, unit_price and total_amount are required; amounts are decimal strings. ${LEVEL_RULES}`,
+  });
+
+export const Level3DataSchema = z
+  .looseObject({
+    ship_from_zip: optional(z.string()),
+    destination_zip: optional(z.string()),
+    destination_country_code: optional(z.string().meta({ description: 'ISO 3166-1 alpha-3 (USA).' })),
+    invoice_number: optional(upTo(25)),
+    order_number: optional(upTo(25)),
+    duty_amount: optional(z.string()),
+    freight_amount: optional(z.string()),
+    discount_amount: optional(z.string()),
+    line_items: optional(z.array(Level3LineItemSchema)),
+  })
+  .meta({ id: 'Level3Data', description: `line_items (1 to 99) is required. ${LEVEL_RULES}` });
+
+const chargeFields = {
+  merchant_id: Uuid,
+  amount: MoneyInput,
+  currency: z.literal('USD'),
+  vault_token: z
+    .string()
+    .regex(/^cvt_/)
+    .meta({ description: 'A vault entry (`cvt_…`): the only instrument accepted.' }),
+  use_type: z.enum(USE_TYPES),
+  customer_id: optional(Uuid),
+  custom_fields: optional(z.array(CustomFieldValue)),
+  level2_data: optional(Level2DataSchema),
+  level3_data: optional(Level3DataSchema),
+  tax_amount: optional(MoneyInput),
+};
+const followUpFields = { merchant_id: Uuid, parent_transaction_id: Uuid };
+
+/** Each served `type`'s body: exactly its fields (CONTRACT §5a). */
+export const TransactionRequestSchema = z
+  .discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('SALE'), ...chargeFields }).meta({
+      title: 'SALE',
+      description: 'A card charge on a vault token, authorised and captured at once.',
+    }),
+    z
+      .strictObject({ type: z.literal('ACH_DEBIT'), ...chargeFields, sec_code: optional(z.enum(SEC_CODES)) })
+      .meta({
+        title: 'ACH_DEBIT',
+        description: 'A debit of an ACH vault entry; answers SUBMITTED.',
+      }),
+    ...(['VOID', 'AUTH_REVERSAL', 'REFUND', 'ACH_VOID', 'ACH_REFUND'] as const).map((type) =>
+      z.strictObject({ type: z.literal(type), ...followUpFields }).meta({ title: type }),
+    ),
+    z
+      .strictObject({
+        type: z.literal('PARTIAL_REFUND'),
+        ...followUpFields,
+        amount: MoneyInput,
+        refund_reason: optional(z.enum(REFUND_REASONS)),
+      })
+      .meta({ title: 'PARTIAL_REFUND' }),
+    z
+      .strictObject({
+        type: z.literal('ACH_REVERSAL'),
+        ...followUpFields,
+        reversal_reason: z.strictObject({
+          code: z.enum(REVERSAL_REASON_CODES),
+          description: optional(z.string().max(REVERSAL_DESCRIPTION_MAX)),
+        }),
+      })
+      .meta({ title: 'ACH_REVERSAL', description: 'Within 5 banking days of settlement.' }),
+  ])
+  .meta({
+    id: 'TransactionRequest',
+    description:
+      'One flat body discriminated by `type`. AUTHORIZATION, CARD_VERIFICATION and the other reserved types answer 501; ACH_RETURN and RECURRING_* are the platform’s (422).',
+  });
+
+/** `POST /transactions/{id}/three-ds/complete`. */
+export const ThreeDsCompletionSchema = z
+  .strictObject({
+    outcome: z.enum(['authenticated', ...THREE_DS_FAILURE_REASONS.filter((r) => r !== 'callback_timeout')]),
+  })
+  .meta({ id: 'ThreeDsCompletion' });
 
 export interface ChargeRequest {
   kind: 'charge';
@@ -200,6 +331,9 @@ export function parseTransactionRequest(body: unknown): TransactionRequest {
     throw new TransactionTypeReserved(t);
   }
   if (errors.length > 0) throw new TransactionRequestInvalid(errors);
+  // The schema the document publishes has the last word on the shape.
+  const shape = schemaFieldErrors(TransactionRequestSchema, body);
+  if (shape.length > 0) throw new TransactionRequestInvalid(shape);
   return request;
 }
 

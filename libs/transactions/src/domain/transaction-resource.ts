@@ -1,4 +1,8 @@
+import { z } from 'zod';
 import { formatAmount } from '../../../platform/src/money/amount';
+import { CustomFieldValue, Money, Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
+import { USE_TYPES } from '../../../vault/src/domain';
+import { RAILS, THREE_DS_FAILURE_REASONS, TRANSACTION_STATES, TRANSACTION_TYPES } from './transaction-states';
 import { refundableAmountMinor, totalMinor, type Transaction } from './transaction';
 
 /**
@@ -9,7 +13,116 @@ import { refundableAmountMinor, totalMinor, type Transaction } from './transacti
  * `sec_code`, `refund_reason`, `reversal_reason`, `return_code`, `settled_at`, `batch_id`,
  * `outcome_pending`, `updated_at`, `version`.
  */
-export function toTransactionResource(t: Transaction) {
+const text = z.string().nullable();
+const money = Money.nullable();
+
+export const TransactionResourceSchema = z
+  .strictObject({
+    id: Uuid,
+    transaction_id: Uuid.meta({ description: 'The same as `id`.' }),
+    merchant_id: Uuid,
+    partner_id: Uuid,
+    type: z.enum(TRANSACTION_TYPES),
+    rail: z.enum(RAILS),
+    state: z.enum(TRANSACTION_STATES),
+    amount: money,
+    currency: z.string(),
+    entry_mode: z.string(),
+    surcharge_amount: money,
+    surcharge_reversed_amount: money,
+    convenience_fee_amount: money,
+    convenience_fee_disclosure_acknowledged_at: Timestamp.nullable(),
+    convenience_fee_disclosure_channel: text,
+    surcharge_disclosure_acknowledged_at: Timestamp.nullable(),
+    surcharge_disclosure_channel: text,
+    tax_amount: money,
+    total_amount: Money,
+    refunded_amount: money,
+    refundable_amount: Money,
+    approval_code: text,
+    decline_code: text.meta({ description: 'Why a charge FAILED: `insufficient_funds`, `card_declined`, …' }),
+    decline_reason: text,
+    avs_response_code: text,
+    cv_response_code: text,
+    three_ds: z
+      .strictObject({
+        challenge_url: z.string().meta({ format: 'uri' }),
+        acs_transaction_id: z.string(),
+        version: z.string(),
+        expires_at: Timestamp,
+      })
+      .nullable(),
+    three_ds_failure_reason: z.enum(THREE_DS_FAILURE_REASONS).nullable(),
+    custom_fields: z.array(CustomFieldValue),
+    level2_data: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: '`po_number`, `merchant_zip`.' }),
+    level3_data: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: 'As sent, with each line item’s `extended_amount` and `tax_included`.' }),
+    use_type: z.enum(USE_TYPES).nullable(),
+    parent_transaction_id: Uuid.nullable(),
+    customer_id: Uuid.nullable(),
+    card: z
+      .strictObject({
+        brand: z.string(),
+        last4: z.string(),
+        exp_month: z.int(),
+        exp_year: z.int(),
+        funding: z.string().meta({ description: 'credit, debit, prepaid or unknown' }),
+      })
+      .nullable(),
+    bank: z
+      .strictObject({
+        account_type: z.enum(['CHECKING', 'SAVINGS']),
+        account_last4: z.string(),
+        routing_last4: z.string(),
+      })
+      .nullable(),
+    sec_code: text,
+    refund_reason: text,
+    reversal_reason: z.strictObject({ code: z.string(), description: text }).nullable(),
+    return_code: text,
+    return_description: text,
+    settled_at: Timestamp.nullable(),
+    batch_id: Uuid.nullable(),
+    outcome_pending: z.boolean(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    version: z.int(),
+  })
+  .meta({ id: 'Transaction' });
+
+export type TransactionResource = z.infer<typeof TransactionResourceSchema>;
+
+/** The spec's list item: `amount` is integer minor units here (the spec's one asymmetry). */
+export const TransactionListItemSchema = z
+  .strictObject({
+    id: Uuid,
+    merchant_id: Uuid,
+    merchant_name: text,
+    type: z.enum(TRANSACTION_TYPES),
+    rail: z.enum(RAILS),
+    amount: z.int().meta({ description: 'Integer minor units (cents), unlike every other amount.' }),
+    currency: z.string(),
+    state: z.enum(TRANSACTION_STATES),
+    approval_code: text,
+    decline_code: text,
+    decline_reason: text,
+    card_last4: text,
+    routing_last4: text,
+    account_last4: text,
+    account_type: text,
+    customer_id: Uuid.nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'TransactionListItem' });
+
+export type TransactionListItem = z.infer<typeof TransactionListItemSchema>;
+
+export function toTransactionResource(t: Transaction): TransactionResource {
   const money = (minor: string | null) => (minor === null ? null : formatAmount(BigInt(minor), t.currency));
   const total = totalMinor(t);
   return {
@@ -78,10 +191,8 @@ export function toTransactionResource(t: Transaction) {
   };
 }
 
-export type TransactionResource = ReturnType<typeof toTransactionResource>;
-
 /** The spec's list item; `amount` is integer minor units here (the spec says so for the list). */
-export function toTransactionListItem(t: Transaction, merchantName: string | null) {
+export function toTransactionListItem(t: Transaction, merchantName: string | null): TransactionListItem {
   return {
     id: t.id,
     merchant_id: t.merchantId,

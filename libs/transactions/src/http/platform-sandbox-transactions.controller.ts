@@ -17,6 +17,8 @@ import { TransactionReader } from '../application/transaction-reader';
 import { returnCode } from '../domain/rules';
 import { TransactionNotFound } from '../domain/transaction-errors';
 import { toTransactionResource } from '../domain/transaction-resource';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { TransactionResourceSchema } from '../domain/transaction-resource';
 
 class AchReturnDto {
   @IsString()
@@ -55,6 +57,12 @@ export class PlatformSandboxTransactionsController {
   @Post('ach-return')
   @HttpCode(200)
   @OperatorRoute()
+  @Describe({
+    summary: 'Return an ACH entry with a NACHA R-code (the receiving bank’s move)',
+    response: TransactionResourceSchema,
+    sandboxOnly: true,
+    errors: [409],
+  })
   async achReturn(
     @Param('transactionId', UuidParam) transactionId: string,
     @Body() body: AchReturnDto,
@@ -69,6 +77,12 @@ export class PlatformSandboxTransactionsController {
   @Post('dispute')
   @HttpCode(200)
   @OperatorRoute()
+  @Describe({
+    summary: 'Open a chargeback against a settled transaction',
+    response: TransactionResourceSchema,
+    sandboxOnly: true,
+    errors: [409],
+  })
   async dispute(
     @Param('transactionId', UuidParam) transactionId: string,
     @Body() body: DisputeDto,
@@ -85,6 +99,12 @@ export class PlatformSandboxTransactionsController {
   @Post('chargeback')
   @HttpCode(200)
   @OperatorRoute()
+  @Describe({
+    summary: 'Resolve the chargeback: `lost` (CHARGED_BACK) or `won` (back to SETTLED)',
+    response: TransactionResourceSchema,
+    sandboxOnly: true,
+    errors: [409],
+  })
   async chargeback(
     @Param('transactionId', UuidParam) transactionId: string,
     @Body() body: ChargebackDto,

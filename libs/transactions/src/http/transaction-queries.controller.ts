@@ -15,6 +15,11 @@ import {
   type TransactionFilters,
   type TransactionQueryKind,
 } from '../wire/transaction-filters';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { TransactionListItemSchema } from '../domain/transaction-resource';
+import { TransactionSummarySchema } from '../application/transaction-summary';
+import { TRANSACTION_FILTER_DOCS } from '../wire/transaction-filters';
 
 const LIST = 'transactions';
 
@@ -38,6 +43,13 @@ export class TransactionQueriesController {
   /** A page of list items, newest first; the cursor is bound to the partner and the filters. */
   @Get()
   @PartnerRoute('transaction:read')
+  @Describe({
+    summary: 'The partner’s transactions, newest first (`amount` in integer minor units here)',
+    response: pageOf(TransactionListItemSchema),
+    query: TRANSACTION_FILTER_DOCS,
+    paged: true,
+    errors: [404],
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = await this.filters(query, 'list', caller);
     const scope = filterScope(caller.partnerId, filters);
@@ -56,6 +68,12 @@ export class TransactionQueriesController {
   /** KPIs over the filtered transactions (definitions: docs/transactions.md, "Summary"). */
   @Get('summary')
   @PartnerRoute('transaction:read')
+  @Describe({
+    summary: 'Counts and amounts over the filtered transactions',
+    response: TransactionSummarySchema,
+    query: TRANSACTION_FILTER_DOCS,
+    errors: [404],
+  })
   async summary(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = await this.filters(query, 'summary', caller);
     return this.summaries.summary(caller.partnerId, filters);
@@ -64,6 +82,12 @@ export class TransactionQueriesController {
   /** RFC 4180 CSV of every filtered transaction, streamed (no paging). */
   @Get('export')
   @PartnerRoute('transaction:read')
+  @Describe({
+    summary: 'Every filtered transaction as RFC 4180 CSV (streamed, no paging)',
+    response: { mediaType: 'text/csv' },
+    query: TRANSACTION_FILTER_DOCS,
+    errors: [404],
+  })
   async export(
     @Query() query: Record<string, unknown>,
     @CurrentPartner() caller: PartnerPrincipal,

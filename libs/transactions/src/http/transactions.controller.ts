@@ -17,6 +17,10 @@ import { validationProblem } from '../../../platform/src/validation/validation.p
 import { RecordWithFirstAppend } from '../../../platform/src/idempotency/idempotency.interceptor';
 import { RequestRecord } from '../../../platform/src/idempotency/request-record';
 import type { Transaction } from '../domain/transaction';
+import { schemaFieldErrors } from '../../../platform/src/openapi/schema-gate';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { TransactionResourceSchema } from '../domain/transaction-resource';
+import { ThreeDsCompletionSchema, TransactionRequestSchema } from '../domain/transaction-request';
 
 const THREE_DS_OUTCOMES = THREE_DS_FAILURE_REASONS.filter((r) => r !== 'callback_timeout');
 
@@ -30,6 +34,8 @@ function parseThreeDsOutcome(body: unknown): 'authenticated' | ThreeDsFailureRea
     errors.push({ field: 'outcome', message: `must be one of ${allowed.join(', ')}` });
   }
   if (errors.length > 0) throw validationProblem(errors);
+  const shape = schemaFieldErrors(ThreeDsCompletionSchema, body);
+  if (shape.length > 0) throw validationProblem(shape);
   return outcome as 'authenticated' | ThreeDsFailureReason;
 }
 
@@ -57,6 +63,14 @@ export class TransactionsController {
   @HttpCode(200)
   @PartnerRoute('transaction:write')
   @RecordWithFirstAppend()
+  @Describe({
+    summary: 'Create a transaction: a sale, an ACH debit, or a follow-up (void, refund, reversal…)',
+    description:
+      '200 whether approved or declined (a decline is `state: FAILED` with `decline_code`). 502 `gateway_outcome_unknown`: retry with the same Idempotency-Key.',
+    body: TransactionRequestSchema,
+    response: TransactionResourceSchema,
+    errors: [404, 409, 422, 501, 502],
+  })
   async create(
     @Body() body: unknown,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -99,6 +113,12 @@ export class TransactionsController {
   @HttpCode(200)
   @PartnerRoute('transaction:write')
   @RequiresFeature('three_d_secure')
+  @Describe({
+    summary: 'Resolve a THREE_DS_PENDING transaction',
+    body: ThreeDsCompletionSchema,
+    response: TransactionResourceSchema,
+    errors: [409, 422, 502],
+  })
   async completeThreeDs(
     @Param('transactionId', UuidParam) transactionId: string,
     @Body() body: unknown,
@@ -123,6 +143,7 @@ export class TransactionsController {
 
   @Get(':transactionId')
   @PartnerRoute('transaction:read')
+  @Describe({ summary: 'Read a transaction', response: TransactionResourceSchema })
   async read(
     @Param('transactionId', UuidParam) transactionId: string,
     @CurrentPartner() caller: PartnerPrincipal,

@@ -3,6 +3,7 @@ import { CURRENCY_EXPONENTS, parseAmount } from '../../../platform/src/money/amo
 import { plainTextProblem } from '../../../platform/src/validation/plain-text';
 import { UUID } from '../../../platform/src/validation/uuid';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import type { QueryParamDoc } from '../../../platform/src/http/strict-query';
 import {
   RAILS,
   TRANSACTION_STATES,
@@ -30,6 +31,32 @@ export const FILTER_PARAMETERS = [
   'amount_max',
 ] as const;
 export const PAGE_PARAMETERS = ['cursor', 'page_size'] as const;
+
+/** What the OpenAPI document says of each filter (every filter must be here: the type says so). */
+export const TRANSACTION_FILTER_DOCS: Record<(typeof FILTER_PARAMETERS)[number], QueryParamDoc> = {
+  merchant_id: {
+    schema: { type: 'string', format: 'uuid' },
+    description: 'Another partner’s merchant is 404.',
+  },
+  q: {
+    schema: { type: 'string', maxLength: 200 },
+    description:
+      'Search: a substring of the gateway transaction id; a UUID matches the transaction or merchant id; four digits match an ACH routing or account last four.',
+  },
+  state: { schema: { type: 'string', enum: [...TRANSACTION_STATES] } },
+  type: { schema: { type: 'string', enum: [...TRANSACTION_TYPES] } },
+  rail: { schema: { type: 'string', enum: [...RAILS] } },
+  created_from: { schema: { type: 'string', format: 'date-time' }, description: 'Inclusive.' },
+  created_to: { schema: { type: 'string', format: 'date-time' }, description: 'Inclusive.' },
+  amount_min: {
+    schema: { type: 'string', pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,2})?$' },
+    description: 'Inclusive, in dollars (a decimal point is optional here).',
+  },
+  amount_max: {
+    schema: { type: 'string', pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,2})?$' },
+    description: 'Inclusive, in dollars.',
+  },
+};
 
 /** Spec Limits: transaction search text, at most 200 characters (after trimming). */
 export const MAX_SEARCH_LENGTH = 200;

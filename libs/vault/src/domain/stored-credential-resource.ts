@@ -1,5 +1,7 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
 import type { StoredCredential } from './stored-credential';
-import type { StoredCredentialState, UseType } from './stored-credential-states';
+import { STORED_CREDENTIAL_STATES, USE_TYPES } from './stored-credential-states';
 
 /**
  * The spec's Stored credential resource, field for field (snake_case, as on the wire). Of the
@@ -7,28 +9,50 @@ import type { StoredCredentialState, UseType } from './stored-credential-states'
  * leave: the spec's card has no `funding`, so funding stays in the event for internal use.
  * `name_on_account` is a spec field the vault does not hold: always null.
  */
-export interface StoredCredentialResource {
-  id: string;
-  vault_token: string;
-  merchant_id: string;
-  partner_id: string;
-  customer_id: string | null;
-  processor: string;
-  rail: 'CARD' | 'ACH';
-  card: { brand: string; last4: string; exp_month: number; exp_year: number } | null;
-  bank: {
-    account_type: string;
-    account_last4: string;
-    routing_last4: string;
-    name_on_account: string | null;
-  } | null;
-  scope: UseType[];
-  enrollment_terms: { amount: string | null; frequency: string | null; duration: string | null } | null;
-  consent_captured: boolean;
-  state: StoredCredentialState;
-  created_at: string;
-  version: number;
-}
+export const StoredCredentialResourceSchema = z
+  .strictObject({
+    id: Uuid,
+    vault_token: z
+      .string()
+      .regex(/^cvt_/)
+      .meta({ description: 'Opaque, partner-scoped: charge it with POST /transactions.' }),
+    merchant_id: Uuid,
+    partner_id: Uuid,
+    customer_id: Uuid.nullable(),
+    processor: z.string(),
+    rail: z.enum(['CARD', 'ACH']),
+    card: z
+      .strictObject({
+        brand: z.string(),
+        last4: z.string(),
+        exp_month: z.int().min(1).max(12),
+        exp_year: z.int(),
+      })
+      .nullable(),
+    bank: z
+      .strictObject({
+        account_type: z.string(),
+        account_last4: z.string(),
+        routing_last4: z.string(),
+        name_on_account: z.string().nullable(),
+      })
+      .nullable(),
+    scope: z.array(z.enum(USE_TYPES)),
+    enrollment_terms: z
+      .strictObject({
+        amount: z.string().nullable(),
+        frequency: z.string().nullable(),
+        duration: z.string().nullable(),
+      })
+      .nullable(),
+    consent_captured: z.boolean(),
+    state: z.enum(STORED_CREDENTIAL_STATES),
+    created_at: Timestamp,
+    version: z.int(),
+  })
+  .meta({ id: 'StoredCredential' });
+
+export type StoredCredentialResource = z.infer<typeof StoredCredentialResourceSchema>;
 
 /** The resource, also the list form (the spec shows no separate one). */
 export function toStoredCredentialResource(c: StoredCredential): StoredCredentialResource {

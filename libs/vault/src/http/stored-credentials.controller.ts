@@ -21,6 +21,23 @@ import {
   STORED_CREDENTIAL_STATES,
   type StoredCredentialState,
 } from '../domain/stored-credential-states';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { StoredCredentialResourceSchema } from '../domain/stored-credential-resource';
+
+/** `state` (default ACTIVE) and `customer_id`; anything else, malformed, blank or repeated is 400. */
+const LIST_QUERY = {
+  state: queryParam.oneOf(STORED_CREDENTIAL_STATES),
+  customer_id: queryParam.uuid(),
+};
+
+/**
+ * The DELETE `reason`: free text, trimmed, at most 500 characters, single-line plain text; absent
+ * or blank is none; given twice is 400. Nothing else may be sent.
+ */
+const REVOKE_QUERY = {
+  reason: queryParam.text(MAX_REVOCATION_REASON_LENGTH, { blankIsAbsent: true }),
+};
 
 /**
  * A merchant's stored credentials (vault entries; spec "Stored credentials"). There is no create
@@ -46,6 +63,12 @@ export class StoredCredentialsController {
    */
   @Get()
   @PartnerRoute('stored_credential:read')
+  @Describe({
+    summary: 'The merchant’s stored credentials (ACTIVE unless `state=REVOKED`), newest first',
+    response: pageOf(StoredCredentialResourceSchema),
+    query: LIST_QUERY,
+    paged: true,
+  })
   async list(
     @Param('merchantId', UuidParam) merchantId: string,
     @Query() query: Record<string, unknown>,
@@ -82,6 +105,7 @@ export class StoredCredentialsController {
 
   @Get(':storedCredentialId')
   @PartnerRoute('stored_credential:read')
+  @Describe({ summary: 'Read a stored credential', response: StoredCredentialResourceSchema })
   async read(
     @Param('merchantId', UuidParam) merchantId: string,
     @Param('storedCredentialId', UuidParam) storedCredentialId: string,
@@ -101,6 +125,12 @@ export class StoredCredentialsController {
   @Delete(':storedCredentialId')
   @HttpCode(204)
   @PartnerRoute('stored_credential:revoke')
+  @Describe({
+    summary: 'Revoke a stored credential (it still reads, cannot be charged)',
+    response: null,
+    query: REVOKE_QUERY,
+    errors: [409],
+  })
   async revoke(
     @Param('merchantId', UuidParam) merchantId: string,
     @Param('storedCredentialId', UuidParam) storedCredentialId: string,
@@ -116,20 +146,6 @@ export class StoredCredentialsController {
     );
   }
 }
-
-/** `state` (default ACTIVE) and `customer_id`; anything else, malformed, blank or repeated is 400. */
-const LIST_QUERY = {
-  state: queryParam.oneOf(STORED_CREDENTIAL_STATES),
-  customer_id: queryParam.uuid(),
-};
-
-/**
- * The DELETE `reason`: free text, trimmed, at most 500 characters, single-line plain text; absent
- * or blank is none; given twice is 400. Nothing else may be sent.
- */
-const REVOKE_QUERY = {
-  reason: queryParam.text(MAX_REVOCATION_REASON_LENGTH, { blankIsAbsent: true }),
-};
 
 function listFilters(query: Record<string, unknown>): {
   state: StoredCredentialState;

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
 import { Clock } from '../../../platform/src/clock/clock';
 import type { PageRequest } from '../../../platform/src/pagination/pagination';
 import { listSnapshots } from '../../../platform/src/pagination/snapshot-list';
@@ -46,17 +48,27 @@ function queryReader(query: Record<string, unknown>, filters: readonly string[])
 }
 
 /** A delivery as `GET /webhook-endpoints/{id}/deliveries` answers it (CONTRACT §3). */
-export interface WebhookDeliveryResource {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  state: DeliveryState;
-  attempts: { at: string; status_code: number | null; error: string | null; duration_ms: number }[];
-  next_attempt_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export const WebhookDeliverySchema = z
+  .strictObject({
+    id: Uuid,
+    endpoint_id: Uuid,
+    event_id: z.string().meta({ description: 'The envelope `id` (stable across retries and replays).' }),
+    event_type: z.string(),
+    state: z.enum(DELIVERY_STATES),
+    attempts: z.array(
+      z.strictObject({
+        at: Timestamp,
+        status_code: z.int().nullable(),
+        error: z.string().nullable(),
+        duration_ms: z.int().min(0),
+      }),
+    ),
+    next_attempt_at: Timestamp.nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDeliveryResource = z.infer<typeof WebhookDeliverySchema>;
 
 interface DeliveryRow {
   id: string;
@@ -93,6 +105,17 @@ export interface EventFilters {
   createdFrom: string | null;
   createdTo: string | null;
 }
+
+/** What the OpenAPI document says of the `GET /events` filters. */
+export const EVENT_FILTER_DOCS = {
+  type: { schema: { type: 'string' }, description: 'A subscribable event type (GET /webhook-event-types).' },
+  merchant_id: { schema: { type: 'string', format: 'uuid' } },
+  created_from: { schema: { type: 'string', format: 'date-time' }, description: 'Inclusive.' },
+  created_to: { schema: { type: 'string', format: 'date-time' }, description: 'Inclusive.' },
+};
+
+/** What the OpenAPI document says of the deliveries filter. */
+export const DELIVERY_FILTER_DOCS = { state: { schema: { type: 'string', enum: [...DELIVERY_STATES] } } };
 
 /** `GET /events` filters: `type` (a subscribable type), `merchant_id`, `created_from`, `created_to`. */
 export function parseEventFilters(query: Record<string, unknown>): EventFilters {

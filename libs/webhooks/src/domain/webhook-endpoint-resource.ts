@@ -1,25 +1,33 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
 import type { WebhookEndpoint } from './webhook-endpoint';
 
 /**
  * A webhook endpoint as the API answers it (snake_case). The signing secret is never part of it:
  * it is shown once, in the answer of create (`secret`) and of rotate-secret (`{secret}`).
  */
-export interface WebhookEndpointResource {
-  id: string;
-  partner_id: string;
-  url: string;
-  /** `["*"]`: every subscribable type, including types added later. */
-  enabled_events: string[];
-  state: 'ENABLED' | 'SUSPENDED';
-  /** The endpoint that follows `webhook_url` of the partner configuration. */
-  primary: boolean;
-  secret_rotated_at: string;
-  /** While the previous secret still signs (24 h after a rotation), when it stops; else null. */
-  previous_secret_expires_at: string | null;
-  created_at: string;
-  updated_at: string;
-  version: number;
-}
+export const WebhookEndpointSchema = z
+  .strictObject({
+    id: Uuid,
+    partner_id: Uuid,
+    url: z.string().meta({ format: 'uri' }),
+    enabled_events: z
+      .array(z.string())
+      .meta({ description: '`["*"]`: every subscribable type, including types added later.' }),
+    state: z.enum(['ENABLED', 'SUSPENDED']),
+    primary: z
+      .boolean()
+      .meta({ description: 'The endpoint that follows `webhook_url` of the partner configuration.' }),
+    secret_rotated_at: Timestamp,
+    previous_secret_expires_at: Timestamp.nullable().meta({
+      description: 'While the previous secret still signs (24 h after a rotation), when it stops; else null.',
+    }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    version: z.int(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
+export type WebhookEndpointResource = z.infer<typeof WebhookEndpointSchema>;
 
 export function toWebhookEndpointResource(endpoint: WebhookEndpoint, now: Date): WebhookEndpointResource {
   const previous = endpoint.previousSecret;

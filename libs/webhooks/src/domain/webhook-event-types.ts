@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { CUSTOMER_WEBHOOK_EVENT_TYPES } from '../../../customers/src/domain';
 import { HPP_SESSION_WEBHOOK_EVENT_TYPES } from '../../../hosted-pages/src/domain';
 import { CONTRACT_WEBHOOK_EVENTS } from '../../../recurring/src/domain';
@@ -18,27 +19,34 @@ import { WEBHOOK_ENDPOINT_EVENT_TYPES } from './webhook-endpoint-events';
  * records next to its events, checked complete by the compiler); this file gathers them, and
  * lists every other domain event as internal, with the reason.
  */
-export type WebhookObjectKind =
-  | 'merchant'
-  | 'custom_field_configuration'
-  | 'transaction'
-  | 'hpp_session'
-  | 'stored_credential'
-  | 'customer'
-  | 'settlement_batch'
-  | 'reconciliation_exception'
-  | 'terminal'
-  | 'contract'
-  | 'webhook_endpoint';
+export const WEBHOOK_OBJECT_KINDS = [
+  'merchant',
+  'custom_field_configuration',
+  'transaction',
+  'hpp_session',
+  'stored_credential',
+  'customer',
+  'settlement_batch',
+  'reconciliation_exception',
+  'terminal',
+  'contract',
+  'webhook_endpoint',
+] as const;
+export type WebhookObjectKind = (typeof WEBHOOK_OBJECT_KINDS)[number];
 
-export interface WebhookEventTypeDefinition {
-  type: string;
-  description: string;
-  /** The resource in `data.object`, as the API answers it, at the event. */
-  object: WebhookObjectKind;
-  /** false: sent on request only (`webhook_endpoint.test`), never named in `enabled_events`. */
-  subscribable: boolean;
-}
+export const WebhookEventTypeSchema = z
+  .strictObject({
+    type: z.string(),
+    description: z.string(),
+    object: z
+      .enum(WEBHOOK_OBJECT_KINDS)
+      .meta({ description: 'The resource in `data.object`, as the API answers it, at the event.' }),
+    subscribable: z.boolean().meta({
+      description: 'false: sent on request only (`webhook_endpoint.test`), never named in `enabled_events`.',
+    }),
+  })
+  .meta({ id: 'WebhookEventType' });
+export type WebhookEventTypeDefinition = z.infer<typeof WebhookEventTypeSchema>;
 
 const t = (type: string, object: WebhookObjectKind, description: string): WebhookEventTypeDefinition => ({
   type,

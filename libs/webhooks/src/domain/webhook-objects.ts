@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../platform/src/openapi/wire-schemas';
 import {
   CUSTOMER_EVENT_TYPES,
   CUSTOMER_STREAM_PREFIX,
@@ -196,15 +198,22 @@ export function renderObject(
 }
 
 /** The envelope of every webhook (CONTRACT §6): the same bytes for every endpoint, attempt and replay. */
-export interface WebhookEnvelope {
-  id: string;
-  type: string;
-  created_at: string;
-  api_version: string;
-  partner_id: string;
-  merchant_id: string | null;
-  data: { object: unknown };
-}
+export const WebhookEnvelopeSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .meta({ description: 'Stable across retries and replays: the receiver’s idempotency key.' }),
+    type: z.string(),
+    created_at: Timestamp,
+    api_version: z.string(),
+    partner_id: Uuid,
+    merchant_id: Uuid.nullable(),
+    data: z.strictObject({
+      object: z.unknown().meta({ description: 'The resource the event type names, as the API answers it.' }),
+    }),
+  })
+  .meta({ id: 'WebhookEvent' });
+export type WebhookEnvelope = z.infer<typeof WebhookEnvelopeSchema>;
 
 export function envelopeOf(
   id: string,

@@ -4,6 +4,10 @@ import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner } from '../../../platform/src/http/request-metadata';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { WebhookQueries, filtersScope, parseEventFilters } from '../application/webhook-queries';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { EVENT_FILTER_DOCS } from '../application/webhook-queries';
+import { WebhookEnvelopeSchema } from '../domain/webhook-objects';
 
 /**
  * `GET /events`: the partner's webhook envelopes of the last 30 days, newest first, exactly as
@@ -20,6 +24,12 @@ export class EventsController {
 
   @Get()
   @PartnerRoute('webhook:read')
+  @Describe({
+    summary: 'The partner’s webhook events of the last 30 days, newest first (the exact envelopes sent)',
+    response: pageOf(WebhookEnvelopeSchema),
+    query: EVENT_FILTER_DOCS,
+    paged: true,
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     const filters = parseEventFilters(query);
     const scope = filtersScope(caller.partnerId, filters);

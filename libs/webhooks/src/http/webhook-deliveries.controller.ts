@@ -8,6 +8,8 @@ import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { RunWebhookEndpointCommand } from '../application/webhook-endpoint-commands';
 import { WebhookEndpointReader } from '../application/webhook-endpoint-reader';
 import { WebhookQueries } from '../application/webhook-queries';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { WebhookDeliverySchema } from '../application/webhook-queries';
 
 /** One delivery of the partner's: replay (spec rule 9). */
 @Controller('webhook-deliveries')
@@ -26,6 +28,11 @@ export class WebhookDeliveriesController {
   @Post(':deliveryId/replay')
   @HttpCode(202)
   @PartnerRoute('webhook:write')
+  @Describe({
+    summary: 'Replay a delivery: the stored envelope again, unchanged (100 per endpoint per hour)',
+    response: WebhookDeliverySchema,
+    errors: [409],
+  })
   async replay(
     @Param('deliveryId', UuidParam) deliveryId: string,
     @CurrentPartner() caller: PartnerPrincipal,

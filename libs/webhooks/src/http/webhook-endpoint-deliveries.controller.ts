@@ -6,6 +6,9 @@ import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { CursorCodec, pageRequest, toPage } from '../../../platform/src/pagination/pagination';
 import { WebhookEndpointReader } from '../application/webhook-endpoint-reader';
 import { WebhookQueries, filtersScope, parseDeliveryFilters } from '../application/webhook-queries';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { DELIVERY_FILTER_DOCS, WebhookDeliverySchema } from '../application/webhook-queries';
 
 /**
  * An endpoint's deliveries, newest first, each with every attempt (`at`, `status_code`, `error`,
@@ -21,6 +24,12 @@ export class WebhookEndpointDeliveriesController {
 
   @Get()
   @PartnerRoute('webhook:read')
+  @Describe({
+    summary: 'An endpoint’s deliveries with their attempts, newest first',
+    response: pageOf(WebhookDeliverySchema),
+    query: DELIVERY_FILTER_DOCS,
+    paged: true,
+  })
   async list(
     @Param('endpointId', UuidParam) endpointId: string,
     @Query() query: Record<string, unknown>,

@@ -37,9 +37,18 @@ import {
 } from '../application/webhook-endpoint-commands';
 import { WebhookEndpointReader } from '../application/webhook-endpoint-reader';
 import { deliveryIdFor } from '../application/webhook-ids';
-import { WebhookQueries, parseNoFilters } from '../application/webhook-queries';
+import {
+  WebhookDeliverySchema,
+  WebhookQueries,
+  parseNoFilters,
+  type WebhookDeliveryResource,
+} from '../application/webhook-queries';
 import { WebhookSecrets } from '../application/webhook-secrets';
 import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto';
+import { Describe } from '../../../platform/src/openapi/describe';
+import { z } from 'zod';
+import { pageOf } from '../../../platform/src/openapi/wire-schemas';
+import { WebhookEndpointSchema } from '../domain/webhook-endpoint-resource';
 
 /**
  * Webhook endpoints (CONTRACT §3, docs/webhooks.md): where a partner's events are delivered and
@@ -62,6 +71,11 @@ export class WebhookEndpointsController {
   /** Newest first; deleted endpoints are not listed. */
   @Get()
   @PartnerRoute('webhook:read')
+  @Describe({
+    summary: 'The partner’s webhook endpoints, newest first',
+    response: pageOf(WebhookEndpointSchema),
+    paged: true,
+  })
   async list(@Query() query: Record<string, unknown>, @CurrentPartner() caller: PartnerPrincipal) {
     parseNoFilters(query);
     const scope = `partner:${caller.partnerId}`;
@@ -81,6 +95,13 @@ export class WebhookEndpointsController {
   /** 201 with the endpoint and `secret`, shown here and never again. */
   @Post()
   @PartnerRoute('webhook:write')
+  @Describe({
+    summary: 'Create a webhook endpoint; its signing `secret` is in this answer only',
+    response: WebhookEndpointSchema.extend({
+      secret: z.string().meta({ description: '`whsec_…`: shown once.' }),
+    }).meta({ id: 'WebhookEndpointCreated' }),
+    errors: [422],
+  })
   async create(
     @Body() body: CreateWebhookEndpointDto,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -105,6 +126,7 @@ export class WebhookEndpointsController {
 
   @Get(':endpointId')
   @PartnerRoute('webhook:read')
+  @Describe({ summary: 'Read a webhook endpoint', response: WebhookEndpointSchema })
   async read(@Param('endpointId', UuidParam) endpointId: string, @CurrentPartner() caller: PartnerPrincipal) {
     return this.resource(await this.endpoints.getForPartner(endpointId, caller.partnerId));
   }
@@ -112,6 +134,11 @@ export class WebhookEndpointsController {
   /** `url` and `enabled_events`; omitted or null leaves a field unchanged. */
   @Patch(':endpointId')
   @PartnerRoute('webhook:write')
+  @Describe({
+    summary: 'Change a webhook endpoint’s `url` or `enabled_events`',
+    response: WebhookEndpointSchema,
+    errors: [409, 422],
+  })
   async update(
     @Param('endpointId', UuidParam) endpointId: string,
     @Body() body: UpdateWebhookEndpointDto,
@@ -136,6 +163,7 @@ export class WebhookEndpointsController {
   @Delete(':endpointId')
   @HttpCode(204)
   @PartnerRoute('webhook:write')
+  @Describe({ summary: 'Delete a webhook endpoint', response: null, errors: [409] })
   async remove(
     @Param('endpointId', UuidParam) endpointId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -148,6 +176,11 @@ export class WebhookEndpointsController {
   /** 201 `{secret}`: the new secret signs from now on, next to the old one for 24 hours. */
   @Post(':endpointId/rotate-secret')
   @PartnerRoute('webhook:write')
+  @Describe({
+    summary: 'Rotate the signing secret (the old one keeps signing for 24 hours)',
+    response: z.strictObject({ secret: z.string() }).meta({ id: 'WebhookSecret' }),
+    errors: [409],
+  })
   async rotateSecret(
     @Param('endpointId', UuidParam) endpointId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -166,6 +199,7 @@ export class WebhookEndpointsController {
   @Post(':endpointId/enable')
   @HttpCode(200)
   @PartnerRoute('webhook:write')
+  @Describe({ summary: 'Enable a suspended endpoint again', response: WebhookEndpointSchema, errors: [409] })
   async enable(
     @Param('endpointId', UuidParam) endpointId: string,
     @CurrentPartner() caller: PartnerPrincipal,
@@ -180,11 +214,16 @@ export class WebhookEndpointsController {
   @Post(':endpointId/test')
   @HttpCode(202)
   @PartnerRoute('webhook:write')
+  @Describe({
+    summary: 'Send a signed `webhook_endpoint.test` event to the endpoint',
+    response: WebhookDeliverySchema,
+    errors: [409],
+  })
   async test(
     @Param('endpointId', UuidParam) endpointId: string,
     @CurrentPartner() caller: PartnerPrincipal,
     @Req() request: FastifyRequest,
-  ) {
+  ): Promise<WebhookDeliveryResource> {
     await this.endpoints.getForPartner(endpointId, caller.partnerId);
     const result = await this.run(request, caller, {
       type: 'SendWebhookTest',
@@ -196,7 +235,7 @@ export class WebhookEndpointsController {
       { type: 'WebhookEndpointTestRequested' }
     >;
     const deliveryId = deliveryIdFor(endpointId, event.data.testId);
-    return this.queries.delivery(deliveryId, caller.partnerId).catch(() => ({
+    return this.queries.delivery(deliveryId, caller.partnerId).catch((): WebhookDeliveryResource => ({
       // Not yet in the read model (its wait is bounded): the delivery it will be.
       id: deliveryId,
       endpoint_id: endpointId,

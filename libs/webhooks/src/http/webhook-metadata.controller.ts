@@ -16,18 +16,48 @@ import {
 } from '../domain/webhook-endpoint-states';
 import { EVENT_RETENTION_DAYS } from '../application/delivery-queue';
 import { refuseParameters } from './webhook-event-types.controller';
+import { z } from 'zod';
+import { Describe } from '../../../platform/src/openapi/describe';
 
 /**
  * `GET /webhook-metadata`: the delivery policy in force on this deployment (the retry schedule
  * and timeout come from WEBHOOK_RETRY_SCHEDULE and WEBHOOK_TIMEOUT_MS) and the per-event-type limit.
  */
+const WebhookMetadata = z
+  .strictObject({
+    retry_policy: z.strictObject({
+      attempts: z.int(),
+      schedule_seconds: z.array(z.int()),
+      timeout_ms: z.int(),
+      retried: z.array(z.string()),
+      never_retried: z.array(z.int()),
+      retry_after: z.strictObject({ forms: z.array(z.string()), max_seconds: z.int() }),
+      response_body_limit_bytes: z.int(),
+    }),
+    signature: z.strictObject({
+      scheme: z.literal('standard-webhooks'),
+      algorithm: z.literal('HMAC-SHA256'),
+      headers: z.array(z.string()),
+      rotation_overlap_seconds: z.number(),
+    }),
+    replay_limit: z.strictObject({ replays: z.int(), per_seconds: z.number() }),
+    suspension: z.strictObject({ after_consecutive_failed_deliveries: z.int() }),
+    event_type_limit: z.strictObject({ max_endpoints_per_event_type: z.int() }),
+    event_retention_days: z.int(),
+  })
+  .meta({ id: 'WebhookMetadata' });
+
 @Controller('webhook-metadata')
 export class WebhookMetadataController {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   @Get()
   @PartnerRoute('webhook:read')
-  read(@Query() query: Record<string, unknown>) {
+  @Describe({
+    summary: 'The webhook delivery policy in force and the per-event-type limit',
+    response: WebhookMetadata,
+  })
+  read(@Query() query: Record<string, unknown>): z.infer<typeof WebhookMetadata> {
     refuseParameters(query);
     const schedule = this.config.webhookRetrySchedule;
     return {

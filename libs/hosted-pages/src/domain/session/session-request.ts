@@ -17,6 +17,9 @@ import {
   type RenderingMode,
 } from './session-states';
 import { UUID } from '../../../../platform/src/validation/uuid';
+import { z } from 'zod';
+import { MoneyInput, Uuid } from '../../../../platform/src/openapi/wire-schemas';
+import { schemaFieldErrors } from '../../../../platform/src/openapi/schema-gate';
 
 /**
  * The body of `POST /hpp/sessions` (spec "Hosted payment pages", CONTRACT §4 and §8). Field names
@@ -109,6 +112,51 @@ export const RECURRING_PLAN_FIELDS = [
 ] as const;
 
 export const CUSTOM_FIELD_LIMITS = { maxFields: 20, nameMax: 64, valueMax: 255 } as const;
+
+/**
+ * The body's shape as a schema (docs/adr/0007-openapi-from-code.md). The rules between fields
+ * (decisions 2 to 6) are checked below.
+ */
+export const HppSessionRequestSchema = z
+  .strictObject({
+    merchant_id: Uuid,
+    amount: MoneyInput.nullish().meta({
+      description: 'Required for a fixed-amount payment page, refused otherwise.',
+    }),
+    currency: z.enum(Object.keys(CURRENCY_EXPONENTS) as [string, ...string[]]).nullish(),
+    payment_method: z.enum(HPP_PAYMENT_METHODS).nullish().meta({ description: 'Default `card`.' }),
+    rendering_mode: z.enum(RENDERING_MODES).nullish().meta({ description: 'Default `redirect`.' }),
+    capture_mode: z
+      .enum(CAPTURE_MODES)
+      .nullish()
+      .meta({ description: 'Default `sale`; `authorization` is reserved (501).' }),
+    amount_mode: z.enum(AMOUNT_MODES).nullish().meta({ description: 'Default `fixed`.' }),
+    page_purpose: z.enum(PAGE_PURPOSES).nullish().meta({ description: 'Default `payment`.' }),
+    save_payment_method: z.boolean().nullish(),
+    credential_usages: z.array(z.enum(USE_TYPES)).min(1).nullish().meta({
+      description: 'Required (distinct values) when the session saves a payment method, refused otherwise.',
+    }),
+    customer_id: Uuid.nullish(),
+    recurring_plan: z
+      .strictObject({
+        recurring_amount: MoneyInput,
+        frequency: z.enum(HPP_RECURRING_FREQUENCIES),
+        interval: z.int().min(1).nullish(),
+        number_of_payments: z.int().min(2).nullish(),
+        initial_charge_amount: MoneyInput.nullish(),
+      })
+      .nullish(),
+    custom_fields: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1).max(CUSTOM_FIELD_LIMITS.nameMax),
+          value: z.string().max(CUSTOM_FIELD_LIMITS.valueMax),
+        }),
+      )
+      .max(CUSTOM_FIELD_LIMITS.maxFields)
+      .nullish(),
+  })
+  .meta({ id: 'HppSessionRequest' });
 
 type Body = Record<string, unknown>;
 const isObject = (value: unknown): value is Body =>
@@ -356,6 +404,9 @@ export function validateSessionRequest(body: unknown): FieldError[] {
 export function parseSessionRequest(body: unknown): HppSessionRequest {
   const { errors, request } = read(body);
   if (errors.length > 0 || request === null) throw new HppSessionInvalid(errors);
+  // The schema the document publishes has the last word on the shape.
+  const shape = schemaFieldErrors(HppSessionRequestSchema, body);
+  if (shape.length > 0) throw new HppSessionInvalid(shape);
   if (request.captureMode === 'authorization') throw new HppCaptureModeReserved();
   return request;
 }

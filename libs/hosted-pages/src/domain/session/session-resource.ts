@@ -1,6 +1,17 @@
 import { formatAmount } from '../../../../platform/src/money/amount';
 import { effectiveState, type HppSession } from './session';
-import type { TokenizationOutcome } from './session-states';
+import { z } from 'zod';
+import { Money, Timestamp, Uuid } from '../../../../platform/src/openapi/wire-schemas';
+import {
+  AMOUNT_MODES,
+  CAPTURE_MODES,
+  HPP_PAYMENT_METHODS,
+  HPP_RECURRING_FREQUENCIES,
+  HPP_SESSION_STATES,
+  PAGE_PURPOSES,
+  RENDERING_MODES,
+  TOKENIZATION_OUTCOMES,
+} from './session-states';
 
 /**
  * The spec's HPP session resource, field for field (snake_case, as on the wire). Amounts are
@@ -8,49 +19,71 @@ import type { TokenizationOutcome } from './session-states';
  * on a customer_entered page until the payer submits, none on a save_payment_method page).
  * `level3_data` is in the spec's read form; sessions take none yet, so it is always null.
  */
-export interface HppRecurringPlanResource {
-  recurring_amount: string;
-  frequency: string;
-  interval: number;
-  number_of_payments: number | null;
-  initial_charge_amount: string | null;
-}
+const HppRecurringPlanSchema = z.strictObject({
+  recurring_amount: Money,
+  frequency: z.enum(HPP_RECURRING_FREQUENCIES),
+  interval: z.int().min(1),
+  number_of_payments: z.int().min(2).nullable(),
+  initial_charge_amount: Money.nullable(),
+});
+export type HppRecurringPlanResource = z.infer<typeof HppRecurringPlanSchema>;
 
-export interface HppSessionCreateResource {
-  id: string;
-  merchant_id: string;
-  payment_method: string;
-  state: string;
-  hpp_url: string;
-  iframe_url: string;
-  rendering_mode: string;
-  capture_mode: string | null;
-  amount_mode: string | null;
-  page_purpose: string;
-  recurring_plan: HppRecurringPlanResource | null;
-  customer_id: string | null;
-  amount: string | null;
-  surcharge_amount: string | null;
-  convenience_fee_amount: string | null;
-  total_amount: string | null;
-  currency: string;
-  expires_at: string;
-  created_at: string;
-}
+const createShape = {
+  id: Uuid,
+  merchant_id: Uuid,
+  payment_method: z.enum(HPP_PAYMENT_METHODS),
+  state: z.enum(HPP_SESSION_STATES),
+  hpp_url: z.string().meta({ format: 'uri', description: 'Send the payer here (absolute).' }),
+  iframe_url: z.string().meta({ format: 'uri' }),
+  rendering_mode: z.enum(RENDERING_MODES),
+  capture_mode: z.enum(CAPTURE_MODES).nullable(),
+  amount_mode: z.enum(AMOUNT_MODES).nullable(),
+  page_purpose: z.enum(PAGE_PURPOSES),
+  recurring_plan: HppRecurringPlanSchema.nullable(),
+  customer_id: Uuid.nullable(),
+  amount: Money.nullable(),
+  surcharge_amount: Money.nullable(),
+  convenience_fee_amount: Money.nullable(),
+  total_amount: Money.nullable(),
+  currency: z.string(),
+  expires_at: Timestamp,
+  created_at: Timestamp,
+};
 
-export interface HppSessionResource extends HppSessionCreateResource {
-  tokenization_outcome: TokenizationOutcome;
-  vault_token: string | null;
-  transaction_id: string | null;
-  /** The contract of the session's `recurring_plan` (null without a plan, or before the payer's first submit). */
-  contract_id: string | null;
-  completed_at: string | null;
-  last_attempt: { at: string; reason: string } | null;
-  card: { last4: string; expiry_month: number; expiry_year: number; brand: string } | null;
-  bank: { account_type: string; account_last4: string; routing_last4: string } | null;
-  token_capture_failure: { at: string; reason: string } | null;
-  level3_data: null;
-}
+export const HppSessionCreateSchema = z.strictObject(createShape).meta({ id: 'HppSessionCreated' });
+export type HppSessionCreateResource = z.infer<typeof HppSessionCreateSchema>;
+
+export const HppSessionSchema = z
+  .strictObject({
+    ...createShape,
+    tokenization_outcome: z.enum(TOKENIZATION_OUTCOMES),
+    vault_token: z
+      .string()
+      .nullable()
+      .meta({ description: 'The saved method’s vault token, once completed.' }),
+    transaction_id: Uuid.nullable(),
+    contract_id: Uuid.nullable().meta({
+      description:
+        'The contract of the session’s `recurring_plan` (null without a plan, or before the payer’s first submit).',
+    }),
+    completed_at: Timestamp.nullable(),
+    last_attempt: z.strictObject({ at: Timestamp, reason: z.string() }).nullable(),
+    card: z
+      .strictObject({
+        last4: z.string(),
+        expiry_month: z.int().min(1),
+        expiry_year: z.int(),
+        brand: z.string(),
+      })
+      .nullable(),
+    bank: z
+      .strictObject({ account_type: z.string(), account_last4: z.string(), routing_last4: z.string() })
+      .nullable(),
+    token_capture_failure: z.strictObject({ at: Timestamp, reason: z.string() }).nullable(),
+    level3_data: z.null(),
+  })
+  .meta({ id: 'HppSession' });
+export type HppSessionResource = z.infer<typeof HppSessionSchema>;
 
 export interface HppSessionUrls {
   /** Absolute (CONTRACT §4). */

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../../platform/src/openapi/wire-schemas';
 import { InvalidStateTransition, DomainError } from '../../../../platform/src/problem';
 
 /**
@@ -146,8 +148,31 @@ export function decideBank(
   ];
 }
 
+/** A bank account as the API shows it: the holder, the type, and the numbers' last four digits. */
+export const MaskedBankAccountSchema = z.strictObject({
+  account_holder_name: z.string(),
+  account_type: z.enum(BANK_ACCOUNT_TYPES),
+  routing_number: z.string().meta({ description: 'Last four digits only.' }),
+  account_number: z.string().meta({ description: 'Last four digits only.' }),
+});
+
+export const BankVerificationSchema = z
+  .strictObject({
+    merchant_id: Uuid,
+    status: z.enum(BANK_VERIFICATION_STATUSES),
+    bank_account: MaskedBankAccountSchema.nullable(),
+    provider_reference: z.string().nullable(),
+    submitted_at: Timestamp.nullable(),
+    checked_at: Timestamp.nullable(),
+    failure_reason: z.string().nullable(),
+  })
+  .meta({ id: 'BankVerification' });
+
 /** `GET /merchants/{id}/bank-verification`. */
-export function toBankVerification(merchantId: string, bank: BankState | null) {
+export function toBankVerification(
+  merchantId: string,
+  bank: BankState | null,
+): z.infer<typeof BankVerificationSchema> {
   if (!bank) {
     return {
       merchant_id: merchantId,

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../../platform/src/openapi/wire-schemas';
 import { plainTextProblem } from '../../../../platform/src/validation/plain-text';
 import type { FieldError } from '../custom-fields/custom-field-errors';
 
@@ -183,8 +185,20 @@ export function validateDocumentUpload(body: unknown): DocumentUploadValidation 
   };
 }
 
+export const ComplianceDocumentSchema = z
+  .strictObject({
+    id: Uuid,
+    document_type: z.enum(COMPLIANCE_DOCUMENT_TYPES),
+    file_name: z.string(),
+    content_type: z.enum(DOCUMENT_CONTENT_TYPES),
+    size_bytes: z.int().min(0),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    uploaded_at: Timestamp,
+  })
+  .meta({ id: 'ComplianceDocument' });
+
 /** A document as the API shows it: metadata only. */
-export function toDocumentResource(meta: DocumentMeta) {
+export function toDocumentResource(meta: DocumentMeta): z.infer<typeof ComplianceDocumentSchema> {
   return {
     id: meta.id,
     document_type: meta.documentType,

@@ -1,13 +1,13 @@
+import { z } from 'zod';
 /**
  * PCI DSS v4.0 self-assessment questionnaires (SAQs) a merchant may file, as the PCI Security
  * Standards Council defines them. `GET /onboarding/saq-types` serves this list; a merchant's
  * `pci_saq_type` is one of these codes.
  */
-export interface SaqType {
-  code: string;
-  name: string;
-  description: string;
-}
+export const SaqTypeSchema = z
+  .strictObject({ code: z.string(), name: z.string(), description: z.string() })
+  .meta({ id: 'SaqType' });
+export type SaqType = z.infer<typeof SaqTypeSchema>;
 
 export const SAQ_TYPES: readonly SaqType[] = [
   {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { compileLinearRegex, linearFullMatch } from '../../../../platform/src/validation/linear-regex';
 import { plainTextProblem } from '../../../../platform/src/validation/plain-text';
 import { verdictProblem, type RegexVerdict } from '../../../../platform/src/validation/safe-regex';
@@ -68,34 +69,32 @@ export type CustomFieldSurface = (typeof CUSTOM_FIELD_SURFACES)[number];
 /** The surfaces where a person types values, so a required field must be enterable there. */
 const ENTRY_SURFACES: readonly CustomFieldSurface[] = ['virtualTerminal', 'hostedPaymentPage'];
 
-export interface SurfaceSettings {
-  visible: boolean;
-  readOnly: boolean;
-}
+const SurfaceSettingsSchema = z.strictObject({ visible: z.boolean(), readOnly: z.boolean() });
+export type SurfaceSettings = z.infer<typeof SurfaceSettingsSchema>;
 
-/** The stored form: every property present, null where it does not apply. */
-export interface CustomFieldDefinition {
-  name: string;
-  description: string | null;
-  position: number;
-  isRequired: boolean;
-  isEnabled: boolean;
-  isNumeric: boolean;
-  /** Numeric fields only. */
-  decimalPlaces: number | null;
-  maxLength: number;
-  isMultiValue: boolean;
-  /** Multi-value fields only. */
-  maxValues: number | null;
-  /** Text fields only. */
-  regEx: string | null;
-  regExErrorMessage: string | null;
-  numericMinValue: number | null;
-  numericMaxValue: number | null;
-  virtualTerminal: SurfaceSettings;
-  hostedPaymentPage: SurfaceSettings;
-  transactionReports: SurfaceSettings;
-}
+/** A definition as stored and shown (the spec's camelCase property names). */
+export const CustomFieldDefinitionSchema = z
+  .strictObject({
+    name: z.string(),
+    description: z.string().nullable(),
+    position: z.int(),
+    isRequired: z.boolean(),
+    isEnabled: z.boolean(),
+    isNumeric: z.boolean(),
+    decimalPlaces: z.int().nullable().meta({ description: 'Numeric fields only.' }),
+    maxLength: z.int(),
+    isMultiValue: z.boolean(),
+    maxValues: z.int().nullable().meta({ description: 'Multi-value fields only.' }),
+    regEx: z.string().nullable().meta({ description: 'Text fields only.' }),
+    regExErrorMessage: z.string().nullable(),
+    numericMinValue: z.number().nullable(),
+    numericMaxValue: z.number().nullable(),
+    virtualTerminal: SurfaceSettingsSchema,
+    hostedPaymentPage: SurfaceSettingsSchema,
+    transactionReports: SurfaceSettingsSchema,
+  })
+  .meta({ id: 'CustomFieldDefinition' });
+export type CustomFieldDefinition = z.infer<typeof CustomFieldDefinitionSchema>;
 
 /** A definition as sent, once validateFieldDefinitions found nothing wrong with it. */
 export interface CustomFieldDefinitionInput {

@@ -1,15 +1,17 @@
+import { z } from 'zod';
+import { Uuid } from '../../../../platform/src/openapi/wire-schemas';
 import type { RegexVerdict } from '../../../../platform/src/validation/safe-regex';
 import {
   isEmptyFieldsInput,
   normalizeFields,
   sameFields,
   validateFieldDefinitions,
-  type CustomFieldDefinition,
   type CustomFieldDefinitionInput,
 } from './custom-field-definition';
 import { CustomFieldsInvalid } from './custom-field-errors';
 import type { CustomFieldsEvent } from './custom-field-events';
-import type { CustomFieldsProvisioningStatus, CustomFieldsState } from './custom-fields';
+import { CUSTOM_FIELDS_PROVISIONING_STATUSES, type CustomFieldsState } from './custom-fields';
+import { CustomFieldDefinitionSchema } from './custom-field-definition';
 
 /**
  * Decisions on a merchant's custom-field configuration (events on `merchant-{id}`). Pure: time
@@ -167,19 +169,21 @@ function markFailed(
 }
 
 /** The spec's "Custom-field configuration (per merchant)", snake_case as on the wire. */
-export interface CustomFieldConfiguration {
-  id: string;
-  partner_id: string;
-  merchant_id: string;
-  /** Definitions keep the spec's camelCase property names. */
-  fields: CustomFieldDefinition[];
-  version: number;
-  provisioning: {
-    status: CustomFieldsProvisioningStatus;
-    error: string | null;
-    provisioned_version: number;
-  };
-}
+export const CustomFieldConfigurationSchema = z
+  .strictObject({
+    id: Uuid,
+    partner_id: Uuid,
+    merchant_id: Uuid,
+    fields: z.array(CustomFieldDefinitionSchema).max(10),
+    version: z.int(),
+    provisioning: z.strictObject({
+      status: z.enum(CUSTOM_FIELDS_PROVISIONING_STATUSES),
+      error: z.string().nullable(),
+      provisioned_version: z.int(),
+    }),
+  })
+  .meta({ id: 'CustomFieldConfiguration' });
+export type CustomFieldConfiguration = z.infer<typeof CustomFieldConfigurationSchema>;
 
 /**
  * The resource, also for a merchant that never configured any field (`fields: []`, version 0,

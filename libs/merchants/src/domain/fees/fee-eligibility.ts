@@ -1,5 +1,7 @@
+import { z } from 'zod';
+import { Uuid } from '../../../../platform/src/openapi/wire-schemas';
 import type { MerchantChannel, MerchantState } from '../merchant-states';
-import type { FeeProfileTerms, PaymentChannel } from './fee-events';
+import { PAYMENT_CHANNELS, type FeeProfileTerms, type PaymentChannel } from './fee-events';
 
 /**
  * Fee eligibility (`GET /merchants/{merchantId}/fee-eligibility`): which fee programs a merchant
@@ -106,23 +108,28 @@ export interface FeeEligibilityInput {
 }
 
 /** The response body of `GET /merchants/{merchantId}/fee-eligibility` (snake_case, as on the wire). */
-export interface FeeEligibility {
-  merchant_id: string;
-  surcharge: {
-    eligible: boolean;
-    reasons: FeeIneligibilityReason[];
-    /** The highest surcharge the merchant may set, when eligible. */
-    max_percent_bps: number | null;
-  };
-  convenience_fee: {
-    eligible: boolean;
-    reasons: FeeIneligibilityReason[];
-    /** The payment channels the fee may be charged on, when eligible. */
-    channels: PaymentChannel[];
-  };
-  /** A fee profile must be set before a surcharge program can be enabled. */
-  fee_profile_required: boolean;
-}
+export const FeeEligibilitySchema = z
+  .strictObject({
+    merchant_id: Uuid,
+    surcharge: z.strictObject({
+      eligible: z.boolean(),
+      reasons: z.array(z.enum(Object.keys(FEE_INELIGIBILITY_REASONS) as [FeeIneligibilityReason])),
+      max_percent_bps: z
+        .int()
+        .nullable()
+        .meta({ description: 'The highest surcharge the merchant may set, when eligible.' }),
+    }),
+    convenience_fee: z.strictObject({
+      eligible: z.boolean(),
+      reasons: z.array(z.enum(Object.keys(FEE_INELIGIBILITY_REASONS) as [FeeIneligibilityReason])),
+      channels: z.array(z.enum(PAYMENT_CHANNELS)),
+    }),
+    fee_profile_required: z
+      .boolean()
+      .meta({ description: 'A fee profile must be set before a surcharge program can be enabled.' }),
+  })
+  .meta({ id: 'FeeEligibility' });
+export type FeeEligibility = z.infer<typeof FeeEligibilitySchema>;
 
 export function usStateSurchargeRule(usState: string | null | undefined): UsStateSurchargeRule | null {
   const code = usState?.trim().toUpperCase();

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { DateOnly, MoneyInput } from '../../../../platform/src/openapi/wire-schemas';
+import { schemaFieldErrors } from '../../../../platform/src/openapi/schema-gate';
 import { parseAmount } from '../../../../platform/src/money/amount';
 import type { FieldError } from './fee-errors';
 import {
@@ -41,6 +44,86 @@ const MONEY_MESSAGES = {
   too_many_decimals: 'must have at most 2 decimals',
   unknown_currency: 'has an unsupported currency',
 } as const;
+
+const rate = (max: number) => z.int().min(0).max(max).meta({ description: 'Basis points (1 bp = 0.01%).' });
+
+/** The shape of `PUT /merchants/{merchantId}/fee-profile` (docs/fees.md); rules beyond it below. */
+export const FeeProfileRequestSchema = z
+  .strictObject({
+    pricing_model: z.enum(PRICING_MODELS),
+    currency: z.literal('USD').nullish(),
+    card_rate_bps: rate(MAX_RATE_BPS),
+    card_fixed_fee: MoneyInput,
+    tiered_rates: z
+      .strictObject({ mid_qualified_bps: rate(MAX_RATE_BPS), non_qualified_bps: rate(MAX_RATE_BPS) })
+      .nullish()
+      .meta({ description: 'Required with pricing_model TIERED, refused otherwise.' }),
+    cost_of_acceptance_bps: rate(MAX_RATE_BPS).nullish(),
+    ach_rate_bps: rate(MAX_RATE_BPS),
+    ach_fixed_fee: MoneyInput,
+    ach_fee_cap: MoneyInput.nullish(),
+    monthly_fee: MoneyInput,
+    effective_date: DateOnly,
+  })
+  .meta({ id: 'FeeProfileRequest' });
+
+/** The shape of `PUT /merchants/{merchantId}/fee-settings/convenience-fee`. */
+export const ConvenienceFeeRequestSchema = z
+  .strictObject({
+    enabled: z.boolean(),
+    amount_type: z
+      .enum(CONVENIENCE_FEE_AMOUNT_TYPES)
+      .nullish()
+      .meta({ description: 'Required when enabled.' }),
+    currency: z.literal('USD').nullish(),
+    fixed_amount: MoneyInput.nullish().meta({ description: 'amount_type FIXED only.' }),
+    percent_bps: z.int().min(1).max(MAX_CONVENIENCE_FEE_PERCENT_BPS).nullish().meta({
+      description: 'amount_type PERCENT only.',
+    }),
+    min_amount: MoneyInput.nullish(),
+    max_amount: MoneyInput.nullish(),
+    applies_to: z.array(z.enum(FEE_PAYMENT_METHODS)).nullish(),
+  })
+  .meta({ id: 'ConvenienceFeeRequest' });
+
+/** The shape of `PUT /merchants/{merchantId}/fee-settings/surcharge`. */
+export const SurchargeRequestSchema = z
+  .strictObject({
+    enabled: z.boolean(),
+    percent_bps: z
+      .int()
+      .min(1)
+      .max(MAX_SURCHARGE_REQUEST_BPS)
+      .nullish()
+      .meta({ description: 'Required when enabled.' }),
+    card_types: z
+      .array(z.enum(CARD_TYPES))
+      .nullish()
+      .meta({ description: 'Only `credit` may be surcharged.' }),
+  })
+  .meta({ id: 'SurchargeRequest' });
+
+/**
+ * The body read by its reader (today's messages, every broken rule), then held to the schema the
+ * document publishes: a body the schema refuses is refused even if the reader let it through.
+ */
+function gated<T>(schema: z.ZodType, body: unknown, parsed: Parsed<T>): Parsed<T> {
+  if (!parsed.ok) return parsed;
+  const shape = schemaFieldErrors(schema, body);
+  return shape.length > 0 ? { ok: false, errors: shape } : parsed;
+}
+
+/** `PUT /merchants/{merchantId}/fee-profile`: the whole profile, or every broken rule. */
+export const parseFeeProfile = (body: unknown): Parsed<FeeProfileTerms> =>
+  gated(FeeProfileRequestSchema, body, readFeeProfile(body));
+
+/** `PUT /merchants/{merchantId}/fee-settings/convenience-fee`. */
+export const parseConvenienceFee = (body: unknown): Parsed<ConvenienceFeeRequest> =>
+  gated(ConvenienceFeeRequestSchema, body, readConvenienceFee(body));
+
+/** `PUT /merchants/{merchantId}/fee-settings/surcharge`. */
+export const parseSurcharge = (body: unknown): Parsed<SurchargeRequest> =>
+  gated(SurchargeRequestSchema, body, readSurcharge(body));
 
 /** Collects errors while reading one body. */
 class Reader {
@@ -171,7 +254,7 @@ export const FEE_PROFILE_FIELDS = [
 const TIERED_RATE_FIELDS = ['mid_qualified_bps', 'non_qualified_bps'] as const;
 
 /** `PUT /merchants/{merchantId}/fee-profile`: the whole profile, or every broken rule. */
-export function parseFeeProfile(body: unknown): Parsed<FeeProfileTerms> {
+function readFeeProfile(body: unknown): Parsed<FeeProfileTerms> {
   const r = reader(body);
   if (Array.isArray(r)) return { ok: false, errors: r };
   r.unknownFields(FEE_PROFILE_FIELDS);
@@ -291,7 +374,7 @@ export type ConvenienceFeeRequest = Omit<ConvenienceFeeTerms, 'channels'>;
  * enabled program needs its terms; a disabled one may leave them out (recorded as none) or carry
  * them (checked the same way, so re-enabling is a one-field change).
  */
-export function parseConvenienceFee(body: unknown): Parsed<ConvenienceFeeRequest> {
+function readConvenienceFee(body: unknown): Parsed<ConvenienceFeeRequest> {
   const r = reader(body);
   if (Array.isArray(r)) return { ok: false, errors: r };
   r.unknownFields(CONVENIENCE_FEE_FIELDS);
@@ -385,7 +468,7 @@ export interface SurchargeRequest {
 }
 
 /** `PUT /merchants/{merchantId}/fee-settings/surcharge`. */
-export function parseSurcharge(body: unknown): Parsed<SurchargeRequest> {
+function readSurcharge(body: unknown): Parsed<SurchargeRequest> {
   const r = reader(body);
   if (Array.isArray(r)) return { ok: false, errors: r };
   r.unknownFields(SURCHARGE_FIELDS);

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { DateOnly, Money, Timestamp, Uuid } from '../../../../platform/src/openapi/wire-schemas';
 /**
  * A merchant's fees: its pricing with the platform (fee profile) and the fee programs it passes
  * on to payers (convenience fee, surcharge). Events live on `merchant-{id}`. This block is the
@@ -78,10 +80,13 @@
  */
 import { formatAmount } from '../../../../platform/src/money/amount';
 import {
+  CONVENIENCE_FEE_AMOUNT_TYPES,
+  FEE_PAYMENT_METHODS,
+  PAYMENT_CHANNELS,
+  PRICING_MODELS,
   isFeesEvent,
   type ConvenienceFeeTerms,
   type FeeProfileTerms,
-  type PaymentChannel,
   type SurchargeTerms,
 } from './fee-events';
 
@@ -148,56 +153,62 @@ export const feesEvolver = { initialState: initialFeesState, evolve: evolveFees 
 // Read forms (snake_case, as on the wire)
 // ---------------------------------------------------------------------------------------------
 
-export interface FeeProfileBody {
-  pricing_model: FeeProfileTerms['pricingModel'];
-  currency: 'USD';
-  card_rate_bps: number;
-  card_fixed_fee: string;
-  tiered_rates: { mid_qualified_bps: number; non_qualified_bps: number } | null;
-  cost_of_acceptance_bps: number | null;
-  ach_rate_bps: number;
-  ach_fixed_fee: string;
-  ach_fee_cap: string | null;
-  monthly_fee: string;
-  effective_date: string;
-  updated_at: string;
-}
+const FeeProfileBodyShape = {
+  pricing_model: z.enum(PRICING_MODELS),
+  currency: z.literal('USD'),
+  card_rate_bps: z.int(),
+  card_fixed_fee: Money,
+  tiered_rates: z.strictObject({ mid_qualified_bps: z.int(), non_qualified_bps: z.int() }).nullable(),
+  cost_of_acceptance_bps: z.int().nullable(),
+  ach_rate_bps: z.int(),
+  ach_fixed_fee: Money,
+  ach_fee_cap: Money.nullable(),
+  monthly_fee: Money,
+  effective_date: DateOnly,
+  updated_at: Timestamp,
+};
+const FeeProfileBodySchema = z.strictObject(FeeProfileBodyShape).meta({ id: 'FeeProfile' });
+export type FeeProfileBody = z.infer<typeof FeeProfileBodySchema>;
 
 /** The answer of `PUT /merchants/{merchantId}/fee-profile`. */
-export interface FeeProfileResource extends FeeProfileBody {
-  merchant_id: string;
-  version: number;
-}
+export const FeeProfileResourceSchema = z
+  .strictObject({ merchant_id: Uuid, ...FeeProfileBodyShape, version: z.int() })
+  .meta({ id: 'MerchantFeeProfile' });
+export type FeeProfileResource = z.infer<typeof FeeProfileResourceSchema>;
 
-export interface ConvenienceFeeResource {
-  enabled: boolean;
-  amount_type: ConvenienceFeeTerms['amountType'];
-  currency: 'USD';
-  fixed_amount: string | null;
-  percent_bps: number | null;
-  min_amount: string | null;
-  max_amount: string | null;
-  applies_to: ConvenienceFeeTerms['appliesTo'];
-  channels: PaymentChannel[];
-  updated_at: string;
-}
+const ConvenienceFeeResourceSchema = z.strictObject({
+  enabled: z.boolean(),
+  amount_type: z.enum(CONVENIENCE_FEE_AMOUNT_TYPES).nullable(),
+  currency: z.literal('USD'),
+  fixed_amount: Money.nullable(),
+  percent_bps: z.int().nullable(),
+  min_amount: Money.nullable(),
+  max_amount: Money.nullable(),
+  applies_to: z.array(z.enum(FEE_PAYMENT_METHODS)),
+  channels: z.array(z.enum(PAYMENT_CHANNELS)),
+  updated_at: Timestamp,
+});
+export type ConvenienceFeeResource = z.infer<typeof ConvenienceFeeResourceSchema>;
 
-export interface SurchargeResource {
-  enabled: boolean;
-  percent_bps: number | null;
-  card_types: ['credit'];
-  updated_at: string;
-}
+const SurchargeResourceSchema = z.strictObject({
+  enabled: z.boolean(),
+  percent_bps: z.int().nullable(),
+  card_types: z.tuple([z.literal('credit')]),
+  updated_at: Timestamp,
+});
+export type SurchargeResource = z.infer<typeof SurchargeResourceSchema>;
 
 /** `GET /merchants/{merchantId}/fee-settings`, and the answer of both fee-settings PUTs. */
-export interface FeeSettings {
-  merchant_id: string;
-  fee_profile: FeeProfileBody | null;
-  convenience_fee: ConvenienceFeeResource | null;
-  surcharge: SurchargeResource | null;
-  /** The merchant's `version` (events applied to its stream). */
-  version: number;
-}
+export const FeeSettingsSchema = z
+  .strictObject({
+    merchant_id: Uuid,
+    fee_profile: FeeProfileBodySchema.nullable(),
+    convenience_fee: ConvenienceFeeResourceSchema.nullable(),
+    surcharge: SurchargeResourceSchema.nullable(),
+    version: z.int().meta({ description: 'The merchant’s `version` (events applied to its stream).' }),
+  })
+  .meta({ id: 'FeeSettings' });
+export type FeeSettings = z.infer<typeof FeeSettingsSchema>;
 
 const money = (minor: string): string => formatAmount(BigInt(minor), 'USD');
 const maybeMoney = (minor: string | null): string | null => (minor === null ? null : money(minor));

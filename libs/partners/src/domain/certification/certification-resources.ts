@@ -1,76 +1,111 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../../platform/src/openapi/wire-schemas';
 import type { CertificationCheck, CertificationFlow, RecertificationRequest } from './certification';
-import { progress, type FlowProgress } from './progress';
+import { CERTIFICATION_FEATURES, CHECK_TIERS } from './certification-catalog';
+import { CHECK_STATES, FLOW_STATUSES, RECERTIFICATION_REQUEST_STATES } from './certification-transitions';
+import { progress } from './progress';
+
+const nullableText = z.string().nullable();
+
+export const RetryHistoryResource = z.strictObject({
+  attempt: z.int(),
+  trigger: z.enum(['RUN_START', 'EVIDENCE', 'STEP_UNLOCKED']),
+  verdict: z.enum(['SATISFIED', 'NOT_SATISFIED']),
+  resulting_state: z.enum(CHECK_STATES),
+  failure_reason: nullableText,
+  execution_logs: nullableText,
+  evaluated_at: Timestamp,
+  duration_ms: z.int(),
+});
+export type RetryHistoryResource = z.infer<typeof RetryHistoryResource>;
+
+export const CheckResource = z.strictObject({
+  id: z.string(),
+  category: z.string(),
+  label: z.string(),
+  tier: z.enum(CHECK_TIERS),
+  state: z.enum(CHECK_STATES),
+  check_code: z.string(),
+  tier_level: z.int(),
+  step: z.string(),
+  flag_group: nullableText,
+  flag_group_label: nullableText,
+  description: z.string(),
+  pass_criteria: z.string(),
+  attestation_statement: nullableText,
+  result_notes: nullableText,
+  waiver_reason: nullableText,
+  submitted_by: nullableText,
+  submitted_at: Timestamp.nullable(),
+  submittable: z.boolean(),
+  checked_by: nullableText,
+  checked_at: Timestamp.nullable(),
+  last_run_at: Timestamp.nullable(),
+  failure_reason: nullableText,
+  execution_logs: nullableText,
+  request_payload: z.null(),
+  retry_history: z.array(RetryHistoryResource),
+});
+export type CheckResource = z.infer<typeof CheckResource>;
+
+const StepProgressResource = z.strictObject({
+  step: z.string(),
+  label: z.string(),
+  total: z.int(),
+  resolved: z.int(),
+  failed: z.int(),
+  awaiting_admin_review: z.int(),
+  unlocked: z.boolean(),
+  complete: z.boolean(),
+});
 
 /** The contract's Flow, field for field; `progress` is computed, never stored. */
-export interface FlowResource {
-  id: string;
-  partner_id: string;
-  status: string;
-  features: string[];
-  created_at: string;
-  completed_at: string | null;
-  run_started_at: string;
-  flow_type: string;
-  recertification_reason: string | null;
-  attempt_number: number;
-  supersedes_flow_id: string | null;
-  baseline: {
-    features: string[];
-    check_codes: string[];
-    steps: { step: string; label: string; total: number }[];
-  };
-  progress: FlowProgress;
-  checks: CheckResource[];
-}
+export const FlowResource = z
+  .strictObject({
+    id: Uuid,
+    partner_id: Uuid,
+    status: z.enum(FLOW_STATUSES),
+    features: z.array(z.string().meta({ examples: [...CERTIFICATION_FEATURES] })),
+    created_at: Timestamp,
+    completed_at: Timestamp.nullable(),
+    run_started_at: Timestamp,
+    flow_type: z.enum(['INITIAL', 'RECERTIFICATION']),
+    recertification_reason: nullableText,
+    attempt_number: z.int().min(1),
+    supersedes_flow_id: Uuid.nullable(),
+    baseline: z.strictObject({
+      features: z.array(z.string().meta({ examples: [...CERTIFICATION_FEATURES] })),
+      check_codes: z.array(z.string()),
+      steps: z.array(z.strictObject({ step: z.string(), label: z.string(), total: z.int() })),
+    }),
+    progress: z.strictObject({
+      total: z.int(),
+      passed: z.int(),
+      failed: z.int(),
+      waived: z.int(),
+      skipped: z.int(),
+      pending: z.int(),
+      awaiting_admin_review: z.int(),
+      percent: z.int().min(0).max(100),
+      steps: z.array(StepProgressResource),
+    }),
+    checks: z.array(CheckResource),
+  })
+  .meta({ id: 'CertificationFlow' });
+export type FlowResource = z.infer<typeof FlowResource>;
 
-export interface CheckResource {
-  id: string;
-  category: string;
-  label: string;
-  tier: string;
-  state: string;
-  check_code: string;
-  tier_level: number;
-  step: string;
-  flag_group: string | null;
-  flag_group_label: string | null;
-  description: string;
-  pass_criteria: string;
-  attestation_statement: string | null;
-  result_notes: string | null;
-  waiver_reason: string | null;
-  submitted_by: string | null;
-  submitted_at: string | null;
-  submittable: boolean;
-  checked_by: string | null;
-  checked_at: string | null;
-  last_run_at: string | null;
-  failure_reason: string | null;
-  execution_logs: string | null;
-  request_payload: null;
-  retry_history: RetryHistoryResource[];
-}
-
-export interface RetryHistoryResource {
-  attempt: number;
-  trigger: string;
-  verdict: string;
-  resulting_state: string;
-  failure_reason: string | null;
-  execution_logs: string | null;
-  evaluated_at: string;
-  duration_ms: number;
-}
-
-export interface RecertificationRequestResource {
-  id: string;
-  partner_id: string;
-  requested_features: string[];
-  message: string;
-  state: string;
-  dismissed_reason: string | null;
-  created_at: string;
-}
+export const RecertificationRequestResource = z
+  .strictObject({
+    id: Uuid,
+    partner_id: Uuid,
+    requested_features: z.array(z.string()),
+    message: z.string(),
+    state: z.enum(RECERTIFICATION_REQUEST_STATES),
+    dismissed_reason: nullableText,
+    created_at: Timestamp,
+  })
+  .meta({ id: 'RecertificationRequest' });
+export type RecertificationRequestResource = z.infer<typeof RecertificationRequestResource>;
 
 export function toFlowResource(flow: CertificationFlow): FlowResource {
   return {

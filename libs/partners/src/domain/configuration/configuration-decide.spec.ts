@@ -359,7 +359,12 @@ describe('updating partner settings', () => {
 });
 
 describe('resources', () => {
-  const partner = { id: ID, rateLimitTier: 'STANDARD', avsDeclinePolicy: 'NEVER_DECLINE', version: 7 };
+  const partner = {
+    id: ID,
+    rateLimitTier: 'STANDARD',
+    avsDeclinePolicy: 'NEVER_DECLINE',
+    version: 7,
+  } as const;
 
   it('renders the spec partner configuration', () => {
     const state = [

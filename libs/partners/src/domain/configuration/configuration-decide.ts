@@ -1,11 +1,13 @@
-import { PartnerNotFound } from '../partner-errors';
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../../../../platform/src/openapi/wire-schemas';
 import {
-  enabledDependents,
-  flagState,
-  unmetDependencies,
-  type ConfigurationState,
-  type FeatureFlagView,
-} from './configuration';
+  AVS_DECLINE_POLICIES,
+  RATE_LIMIT_TIERS,
+  type AvsDeclinePolicy,
+  type RateLimitTier,
+} from '../partner-transitions';
+import { PartnerNotFound } from '../partner-errors';
+import { enabledDependents, flagState, unmetDependencies, type ConfigurationState } from './configuration';
 import type { ConfigurationEvent, PartnerSettingsChanged } from './configuration-events';
 import {
   FeatureFlagDependenciesUnmet,
@@ -168,20 +170,27 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** The spec's "Partner configuration" (snake_case, as on the wire). */
-export interface PartnerConfiguration {
-  partner_id: string;
-  api_version: string;
-  webhook_url: string | null;
-  rate_limit_tier: string;
-  hpp_settings: { gateway_hpp_page_id: string | null; accepted_methods: string[] };
-  ip_allowlist: string[];
-  avs_decline_policy: string;
-  version: number;
-}
+export const PartnerConfigurationResource = z
+  .strictObject({
+    partner_id: Uuid,
+    api_version: z.string(),
+    webhook_url: z.string().nullable(),
+    rate_limit_tier: z.enum(RATE_LIMIT_TIERS),
+    hpp_settings: z.strictObject({
+      gateway_hpp_page_id: z.string().nullable(),
+      accepted_methods: z.array(z.string()),
+    }),
+    ip_allowlist: z.array(z.string()).meta({ description: 'CIDR entries; empty: every address.' }),
+    avs_decline_policy: z.enum(AVS_DECLINE_POLICIES),
+    version: z.int(),
+  })
+  .meta({ id: 'PartnerConfiguration' });
+
+export type PartnerConfiguration = z.infer<typeof PartnerConfigurationResource>;
 
 /** Operator-managed fields come from the partner aggregate, self-service ones from `state`. */
 export function toPartnerConfiguration(
-  partner: { id: string; rateLimitTier: string; avsDeclinePolicy: string; version: number },
+  partner: { id: string; rateLimitTier: RateLimitTier; avsDeclinePolicy: AvsDeclinePolicy; version: number },
   state: ConfigurationState,
 ): PartnerConfiguration {
   return {
@@ -200,14 +209,18 @@ export function toPartnerConfiguration(
 }
 
 /** The spec's "Feature flag setting (after a change)". */
-export interface FeatureFlagSetting {
-  flag_name: FeatureFlagView['flag_name'];
-  partner_id: string;
-  enabled: boolean;
-  updated_at: string;
-  updated_by: string;
-  version: number;
-}
+export const FeatureFlagSettingResource = z
+  .strictObject({
+    flag_name: z.string(),
+    partner_id: Uuid,
+    enabled: z.boolean(),
+    updated_at: Timestamp,
+    updated_by: z.string(),
+    version: z.int(),
+  })
+  .meta({ id: 'FeatureFlagSetting' });
+
+export type FeatureFlagSetting = z.infer<typeof FeatureFlagSettingResource>;
 
 export function toFeatureFlagSetting(
   partnerId: string,

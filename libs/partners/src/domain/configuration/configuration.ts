@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { CURRENT_API_VERSION } from '../../../../platform/src/http/api-version';
 import type { ConfigurationEvent } from './configuration-events';
 import { FeatureFlagNotFound } from './configuration-errors';
@@ -124,15 +125,19 @@ export function enabledDependents(state: ConfigurationState, flag: FeatureFlagDe
 }
 
 /** The spec's "Feature flag (partner view)". */
-export interface FeatureFlagView {
-  flag_name: string;
-  display_name: string;
-  description: string;
-  enabled: boolean;
-  globally_available: boolean;
-  depends_on: string[];
-  unmet_dependencies: string[];
-}
+export const FeatureFlagViewResource = z
+  .strictObject({
+    flag_name: z.string(),
+    display_name: z.string(),
+    description: z.string(),
+    enabled: z.boolean(),
+    globally_available: z.boolean(),
+    depends_on: z.array(z.string()),
+    unmet_dependencies: z.array(z.string()),
+  })
+  .meta({ id: 'FeatureFlag' });
+
+export type FeatureFlagView = z.infer<typeof FeatureFlagViewResource>;
 
 export function featureFlagView(state: ConfigurationState, flagName: string): FeatureFlagView {
   const flag = findFeatureFlag(flagName);
