@@ -8,6 +8,13 @@ import { testMetadata } from '../../../test/support/metadata';
 
 type Counted = DomainEvent<'Counted', { by: number }>;
 const counter = { initialState: () => 0, evolve: (total: number, e: Counted) => total + e.data.by };
+/** A decide that adds 1 and notes the total it decided on. */
+const addOne =
+  (seen: number[]) =>
+  (total: number): Counted[] => {
+    seen.push(total);
+    return [{ type: 'Counted', data: { by: 1 } }];
+  };
 const metadata = testMetadata({ actor: 'operator', request_id: 'req-1', idempotency_key: 'key-1' });
 
 describe('handleCommand on the PostgreSQL event store', () => {
@@ -69,16 +76,7 @@ describe('handleCommand on the PostgreSQL event store', () => {
     };
     const seen: number[] = [];
     try {
-      const result = await handleCommand(
-        store,
-        stream,
-        counter,
-        (total) => {
-          seen.push(total);
-          return [{ type: 'Counted', data: { by: 1 } }];
-        },
-        metadata,
-      );
+      const result = await handleCommand(store, stream, counter, addOne(seen), metadata);
       expect(seen).toEqual([0, 100]);
       expect(result.state).toBe(101);
       expect(result.revision).toBe(1n);
@@ -235,18 +233,7 @@ describe('handleCommand on the PostgreSQL event store', () => {
     const seen: number[] = [];
     try {
       await Promise.all(
-        Array.from({ length: 8 }, () =>
-          handleCommand(
-            store,
-            stream,
-            counter,
-            (total) => {
-              seen.push(total);
-              return [{ type: 'Counted', data: { by: 1 } }];
-            },
-            metadata,
-          ),
-        ),
+        Array.from({ length: 8 }, () => handleCommand(store, stream, counter, addOne(seen), metadata)),
       );
     } finally {
       store.appendToStream = original;
