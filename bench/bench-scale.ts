@@ -23,7 +23,7 @@ import { Pool } from 'pg';
 import { freePort } from '../libs/platform/src/database/embedded-postgres';
 import { saleBody, salePartner, startBenchService, type BenchPartner } from './bench-transactions';
 import { cpuSince, sampleCpu } from './cpu';
-import { percentile, send, type LoadResult } from './load-worker';
+import { LoadTally, percentile, send, type LoadResult } from './load-worker';
 
 export const SCALE_HEADING = '## Several processes';
 const TARGET_PREFIX = '| several processes:';
@@ -188,10 +188,7 @@ async function sales(load: SaleLoad): Promise<LoadResult> {
   const measureFrom = started + 1_000_000_000n;
   const deadline = measureFrom + BigInt(load.durationMs) * 1_000_000n;
   const everyNs = load.ratePerSecond ? BigInt(Math.round((1e9 * CONNECTIONS) / load.ratePerSecond)) : 0n;
-  const latencies: number[] = [];
-  const failures: Record<string, number> = {};
-  let ok = 0;
-  let sent = 0;
+  const tally = new LoadTally(measureFrom);
   await Promise.all(
     load.partners.slice(0, CONNECTIONS).map(async (partner, c) => {
       const target = new URL(`${load.urls[c % load.urls.length]}/api/v1/transactions`);
@@ -214,31 +211,12 @@ async function sales(load: SaleLoad): Promise<LoadResult> {
           { ...headers, 'idempotency-key': randomUUID() },
           body,
         );
-        sent++;
-        if (sentAt < measureFrom) continue;
-        if (status === 200 && text.includes('"CAPTURED"')) {
-          ok++;
-          latencies.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
-        } else {
-          const key = status === 200 ? '200*' : String(status);
-          failures[key] = (failures[key] ?? 0) + 1;
-        }
+        tally.record(sentAt, status, status === 200 && text.includes('"CAPTURED"'));
       }
     }),
   );
-  const seconds = Number(process.hrtime.bigint() - measureFrom) / 1e9;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    sent,
-    ok,
-    seconds,
-    rate: ok / seconds,
-    p50Ms: percentile(latencies, 50),
-    p95Ms: percentile(latencies, 95),
-    p99Ms: percentile(latencies, 99),
-    failures,
-  };
+  return tally.result();
 }
 
 /** A load run with what else the machine was doing meanwhile. */
@@ -360,15 +338,17 @@ export async function benchScale(options: ScaleBenchOptions): Promise<ScaleBench
     const lags: Lag[] = [];
     const memory: MemorySample[][] = processes.map(() => []);
     const soakStarted = performance.now();
-    const memorySampler = setInterval(() => {
-      const at = performance.now() - soakStarted;
-      processes.forEach((proc, i) =>
-        memoryOf(proc, setup.operator, at).then(
-          (m) => memory[i].push(m),
-          () => undefined,
+    const sampleMemory = () =>
+      Promise.all(
+        processes.map((proc, i) =>
+          memoryOf(proc, setup.operator, performance.now() - soakStarted).then(
+            (m) => memory[i].push(m),
+            () => undefined,
+          ),
         ),
       );
-    }, MEMORY_EVERY_MS);
+    void sampleMemory();
+    const memorySampler = setInterval(() => void sampleMemory(), MEMORY_EVERY_MS);
     let sample = 0;
     const sampler = setInterval(() => {
       const url = processes[sample++ % processes.length].url;
@@ -385,6 +365,7 @@ export async function benchScale(options: ScaleBenchOptions): Promise<ScaleBench
     });
     clearInterval(sampler);
     clearInterval(memorySampler);
+    await sampleMemory();
     // Once the load stops, the projectors catch up: how long that takes, seen from the first process.
     const drainStarted = performance.now();
     let finalLag = await worstLag(processes[0].url, setup.operator);
@@ -428,6 +409,10 @@ function report(
 ): ScaleBenchResult {
   const growth = r.memory.map((m) => (m.end - m.start) / m.start);
   const worstGrowth = Math.max(...growth);
+  const heapGrowth = r.memory.map((m) => (m.heapEnd - m.heapStart) / m.heapStart);
+  const worstHeapGrowth = Math.max(...heapGrowth);
+  // Back to back, three processes served this many; a soak asking more is an overload, not a soak.
+  const threeRate = r.spread.run.result.rate;
   const lags = r.lags.map((l) => l.lag).sort((a, b) => a - b);
   const furthest = r.lags.reduce<Lag>((worst, l) => (l.lag > worst.lag ? l : worst), {
     lag: 0,
@@ -442,7 +427,7 @@ function report(
   const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
   const memoryRows = r.memory.map(
     (m, i) =>
-      `| process ${i + 1} | ${m.start.toFixed(0)} | ${m.end.toFixed(0)} | ${pct(growth[i])} | ${m.peak.toFixed(0)} | ${m.heapStart.toFixed(0)} → ${m.heapEnd.toFixed(0)} |`,
+      `| process ${i + 1} | ${m.start.toFixed(0)} | ${m.end.toFixed(0)} | ${pct(growth[i])} | ${m.peak.toFixed(0)} | ${m.heapStart.toFixed(0)} → ${m.heapEnd.toFixed(0)} | ${pct(heapGrowth[i])} |`,
   );
   const soakLength =
     options.soakMs % 60_000 === 0 ? `${options.soakMs / 60_000} min` : `${options.soakMs / 1000} s`;
@@ -452,7 +437,7 @@ function report(
     targets: [
       `${TARGET_PREFIX} no SALE charged twice (one transaction and at most one gateway capture per Idempotency-Key) | ${c.keys} keys, ${c.doubled} doubled, ${c.uncaptured} approved without a capture | ${c.doubled === 0 && c.uncaptured === 0 ? 'met' : 'NOT met'} |`,
       `${TARGET_PREFIX} no errors, one process or three, soak included | ${r.errors} | ${r.errors === 0 ? 'met' : 'NOT met'} |`,
-      `${TARGET_PREFIX} soak (${soakLength} at half the single-process rate) memory growth ≤ 10% per process | worst ${pct(worstGrowth)} | ${worstGrowth <= MEMORY_GROWTH_LIMIT ? 'met' : 'NOT met'} |`,
+      `${TARGET_PREFIX} soak (${soakLength} at half the single-process rate) RSS growth ≤ 10% per process, first to last minute | worst ${pct(worstGrowth)} (heap in use after collections: worst ${pct(worstHeapGrowth)}) | ${worstGrowth <= MEMORY_GROWTH_LIMIT ? 'met' : 'NOT met'} |`,
     ],
     section: `The service as \`npm start\` runs it on \`DATABASE_URL\`: one process, then three, on the bench's
 PostgreSQL (durable settings). ${CONNECTIONS} keep-alive connections, connection *c* being partner *c* (ENTERPRISE tier, an
@@ -479,7 +464,16 @@ transaction list. The rows show what crossing processes costs, and that nothing 
 
 Paced: ${r.rate.toFixed(1)} SALEs/s asked (half of the one-process median above), spread evenly over the ${CONNECTIONS}
 connections and the three processes on a fixed schedule; each request is timed from when the schedule
-said to send it, so a service falling behind shows in the latencies.
+said to send it, so a service falling behind shows in the latencies.${
+      r.rate > threeRate
+        ? ` Here that is more than the
+${threeRate.toFixed(1)} SALEs/s three processes served back to back above${
+            r.soak.result.rate < 0.95 * r.rate
+              ? ': the soak overloads them, requests queue\nand the latencies measure the queue.'
+              : ', yet the soak was served in full: the\nback-to-back runs are short and move with the machine (see their range).'
+          }`
+        : ''
+    }
 
 | asked per second | served per second | SALEs | p50 ms | p95 ms | p99 ms | failures | load avg | machine busy |
 |---:|---:|---:|---:|---:|---:|---|---|---:|
@@ -489,10 +483,11 @@ Memory of each process, read every ${MEMORY_EVERY_MS / 1000} s: RSS from the ker
 \`GET /platform/metrics\`. Start and end are the medians of the soak's first and last minute: V8 lets
 its heap grow by tens of MiB before each full collection and the RSS follows it, so a single reading
 moves by up to a third depending on where in that cycle it falls. The lowest heap in use of each
-minute is what collections leave: a leak would raise it.
+minute is what collections leave: a leak would raise it minute after minute, but over one minute it
+still moves by about a tenth with the cycle.
 
-| process | RSS first minute, MiB | RSS last minute, MiB | growth | RSS peak, MiB | heap in use after collections, first → last minute, MiB |
-|---|---:|---:|---:|---:|---:|
+| process | RSS first minute, MiB | RSS last minute, MiB | RSS growth | RSS peak, MiB | heap in use after collections, first → last minute, MiB | heap growth |
+|---|---:|---:|---:|---:|---:|---:|
 ${memoryRows.join('\n')}
 
 Projection lag: the events the projector furthest behind had left to apply, read from

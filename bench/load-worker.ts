@@ -96,19 +96,61 @@ export function send(
   });
 }
 
+/**
+ * What a load loop counts: every request sent, the good answers measured after the warm-up with
+ * their latency, the others by status (`200*`: a 200 whose body was not the expected one).
+ */
+export class LoadTally {
+  sent = 0;
+  private ok = 0;
+  private readonly latencies: number[] = [];
+  private readonly failures: Record<string, number> = {};
+
+  constructor(
+    private readonly measureFrom: bigint,
+    private readonly expectStatus: number = 200,
+  ) {}
+
+  /** One answer to a request timed from `sentAt`; before the warm-up ends it is only counted as sent. */
+  record(sentAt: bigint, status: number | 'error', good: boolean): void {
+    this.sent++;
+    if (sentAt < this.measureFrom) return;
+    if (good) {
+      this.ok++;
+      this.latencies.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
+    } else {
+      const key = status === this.expectStatus ? `${status}*` : String(status);
+      this.failures[key] = (this.failures[key] ?? 0) + 1;
+    }
+  }
+
+  /** The run's result, over the time from the warm-up's end to `endedAt` (a used-up sequence) or now. */
+  result(endedAt: bigint | null = null): LoadResult {
+    const seconds = Number((endedAt ?? process.hrtime.bigint()) - this.measureFrom) / 1e9;
+    const latencies = [...this.latencies].sort((a, b) => a - b);
+    return {
+      sent: this.sent,
+      ok: this.ok,
+      seconds,
+      rate: this.ok / seconds,
+      p50Ms: percentile(latencies, 50),
+      p95Ms: percentile(latencies, 95),
+      p99Ms: percentile(latencies, 99),
+      failures: this.failures,
+    };
+  }
+}
+
 async function generate(spec: LoadSpec): Promise<LoadResult> {
   const target = new URL(spec.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
   const started = process.hrtime.bigint();
   const measureFrom = started + BigInt(spec.warmupMs) * 1_000_000n;
   const deadline = measureFrom + BigInt(spec.durationMs) * 1_000_000n;
-  const latencies: number[] = [];
-  const failures: Record<string, number> = {};
-  let ok = 0;
-  let sent = 0;
+  const expectStatus = spec.expectStatus ?? 200;
+  const tally = new LoadTally(measureFrom, expectStatus);
   let next = 0;
   let endedAt: bigint | null = null;
-  const expectStatus = spec.expectStatus ?? 200;
   await Promise.all(
     Array.from({ length: spec.connections }, async (_, c) => {
       const { headers, body } = spec.requests[c % spec.requests.length];
@@ -127,33 +169,13 @@ async function generate(spec: LoadSpec): Promise<LoadResult> {
           spec.freshIdempotencyKey ? { ...headers, 'idempotency-key': randomUUID() } : headers,
           item ? item.body : body,
         );
-        sent++;
-        if (sentAt < measureFrom) continue;
-        const good =
-          status === expectStatus && (spec.expectInBody === null || text.includes(spec.expectInBody));
-        if (good) {
-          ok++;
-          latencies.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
-        } else {
-          const key = status === expectStatus ? `${status}*` : String(status);
-          failures[key] = (failures[key] ?? 0) + 1;
-        }
+        const good = status === expectStatus && (spec.expectInBody === null || text.includes(spec.expectInBody));
+        tally.record(sentAt, status, good);
       }
     }),
   );
-  const seconds = Number((endedAt ?? process.hrtime.bigint()) - measureFrom) / 1e9;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    sent,
-    ok,
-    seconds,
-    rate: ok / seconds,
-    p50Ms: percentile(latencies, 50),
-    p95Ms: percentile(latencies, 95),
-    p99Ms: percentile(latencies, 99),
-    failures,
-  };
+  return tally.result(endedAt);
 }
 
 if (!isMainThread && parentPort) {

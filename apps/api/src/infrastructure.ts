@@ -18,7 +18,7 @@ import { PeriodicTask } from '../../../libs/platform/src/scheduling/periodic-tas
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { WEBHOOK_QUEUE_GAUGES } from '../../../libs/webhooks/src';
 import { recurringGauges } from '../../../libs/recurring/src';
-import { startEarly, type EarlyStart } from './early-start';
+import type { EarlyStart } from './early-start';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { READ_MODEL_ENTITIES, READ_MODEL_MIGRATIONS, PROJECTORS } from '../../../projections';
 
@@ -55,12 +55,11 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 export async function startInfrastructure(
   config: AppConfig,
   logger: Logger,
-  /** What `npm start` began before loading the service (early-start.ts); started here if absent. */
-  early?: EarlyStart,
+  /** The port checked, the keys and the database (early-start.ts). */
+  early: EarlyStart,
 ): Promise<Infrastructure> {
   const started: { stop: () => Promise<unknown> }[] = [];
   try {
-    early ??= await startEarly(config, logger);
     const { operatorKey, embedded, databaseUrl, watch } = early;
     const vault = new SealedBox(early.vaultKey);
     if (embedded) started.push(embedded);

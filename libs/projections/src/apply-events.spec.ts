@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { ReadEvent, RecordedEvent } from '../../event-store/src';
+import { testMetadata } from '../../../test/support/metadata';
 import { applyEvents } from './apply-events';
 import type { Projector } from './projector';
 
@@ -10,14 +11,7 @@ const event = (position: bigint, type: string): RecordedEvent => ({
   globalPosition: position,
   type,
   data: { position: String(position) },
-  metadata: {
-    actor: 'test',
-    partner_id: null,
-    request_id: null,
-    idempotency_key: null,
-    causation_id: null,
-    correlation_id: null,
-  },
+  metadata: testMetadata(),
   recordedAt: new Date('2026-11-25T00:00:00Z'),
 });
 

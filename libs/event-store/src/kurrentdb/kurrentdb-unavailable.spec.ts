@@ -3,6 +3,7 @@ import { FixedClock } from '../../../platform/src/clock/clock';
 import { freePort } from '../../../platform/src/database/embedded-postgres';
 import { isDatabaseUnavailable } from '../../../platform/src/database/database-unavailable';
 import { toProblem } from '../../../platform/src/problem/problem.filter';
+import { testMetadata } from '../../../../test/support/metadata';
 import { KurrentDbEventStore } from './kurrentdb-event-store';
 
 /**
@@ -36,14 +37,7 @@ describe('a KurrentDB node that cannot be reached, as the API answers it', () =>
       await errorOf(() =>
         store.appendToStream('merchant-1', [{ type: 'MerchantCreated', data: {} }], {
           expectedRevision: 'no_stream',
-          metadata: {
-            actor: 'test',
-            partner_id: null,
-            request_id: null,
-            idempotency_key: null,
-            causation_id: null,
-            correlation_id: null,
-          },
+          metadata: testMetadata(),
         }),
       ),
     ];

@@ -114,7 +114,20 @@ function migrationSql(s: string): string {
       constraint ${EVENT_ID_KEY} unique (event_id)
     );
 
-    alter sequence ${s}.global_position_seq owned by ${s}.events.global_position;
+    -- What locks a table (the sequence's owner, the triggers) is done only when missing: a process
+    -- starting beside others must not wait for their appends, nor deadlock with one (it reads the
+    -- table, then takes its positions; the DDL would take them the other way round).
+    do $do$
+    begin
+      if not exists (
+        select 1 from pg_depend
+         where objid = '${s}.global_position_seq'::regclass and refobjid = '${s}.events'::regclass
+           and deptype = 'a'
+      ) then
+        alter sequence ${s}.global_position_seq owned by ${s}.events.global_position;
+      end if;
+    end
+    $do$;
 
     -- Draws the transaction id and n consecutive positions atomically with respect to every
     -- other append. The session lock is released before commit, so appends still commit (and
@@ -297,12 +310,20 @@ function migrationSql(s: string): string {
     end
     $fn$;
 
-    drop trigger if exists events_append_only on ${s}.events;
-    create trigger events_append_only before update or delete on ${s}.events
-      for each row execute function ${s}.refuse_change();
-    drop trigger if exists events_no_truncate on ${s}.events;
-    create trigger events_no_truncate before truncate on ${s}.events
-      for each statement execute function ${s}.refuse_change();
+    do $do$
+    begin
+      if not exists (select 1 from pg_trigger
+                      where tgrelid = '${s}.events'::regclass and tgname = 'events_append_only') then
+        create trigger events_append_only before update or delete on ${s}.events
+          for each row execute function ${s}.refuse_change();
+      end if;
+      if not exists (select 1 from pg_trigger
+                      where tgrelid = '${s}.events'::regclass and tgname = 'events_no_truncate') then
+        create trigger events_no_truncate before truncate on ${s}.events
+          for each statement execute function ${s}.refuse_change();
+      end if;
+    end
+    $do$;
   `;
 }
 
@@ -496,11 +517,7 @@ export class PostgresEventStore extends EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     checkLimit(options.limit);
     const { rows } = await this.pool.query<EventRow>({
-      name: `${this.schema}.read_all`,
-      text: `select ${COLUMNS} from ${this.schema}.events
-        where global_position >= $1
-          and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-        order by global_position limit $2`,
+      ...this.visiblePage('read_all', COLUMNS),
       values: [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT],
     });
     return rows.map(toRecorded);
@@ -509,22 +526,36 @@ export class PostgresEventStore extends EventStore {
   /** One statement: the payload columns only for `types`, the rest of each row for ordering. */
   override async readAllOf(types: readonly string[], options: ReadAllOptions = {}): Promise<ReadEvent[]> {
     checkLimit(options.limit);
-    const { rows } = await this.pool.query<PassedOrEventRow>(
-      `select global_position, stream_name, revision, event_id, type, recorded_at,
-              type = any($3::text[]) as wanted,
-              case when type = any($3::text[]) then data end as data,
-              case when type = any($3::text[]) then metadata end as metadata
-         from ${this.schema}.events
-        where global_position >= $1
-          and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-        order by global_position limit $2`,
-      [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT, types],
-    );
+    const { rows } = await this.pool.query<PassedOrEventRow>({
+      ...this.visiblePage(
+        'read_all_of',
+        `global_position, stream_name, revision, event_id, type, recorded_at,
+         type = any($3::text[]) as wanted,
+         case when type = any($3::text[]) then data end as data,
+         case when type = any($3::text[]) then metadata end as metadata`,
+      ),
+      values: [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT, types],
+    });
     return rows.map((row) =>
       row.wanted
         ? toRecorded(row)
         : { globalPosition: BigInt(row.global_position), type: row.type, passed: true },
     );
+  }
+
+  /**
+   * A page of the global order from position $1, $2 events at most, with the gap-free rule of
+   * ADR 0001: no event an open transaction could still precede. Named, so each connection
+   * prepares it once (projectors read a page many times a second).
+   */
+  private visiblePage(name: string, columns: string): { name: string; text: string } {
+    return {
+      name: `${this.schema}.${name}`,
+      text: `select ${columns} from ${this.schema}.events
+        where global_position >= $1
+          and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        order by global_position limit $2`,
+    };
   }
 
   async headPosition(): Promise<bigint> {
