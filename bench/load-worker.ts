@@ -169,7 +169,8 @@ async function generate(spec: LoadSpec): Promise<LoadResult> {
           spec.freshIdempotencyKey ? { ...headers, 'idempotency-key': randomUUID() } : headers,
           item ? item.body : body,
         );
-        const good = status === expectStatus && (spec.expectInBody === null || text.includes(spec.expectInBody));
+        const good =
+          status === expectStatus && (spec.expectInBody === null || text.includes(spec.expectInBody));
         tally.record(sentAt, status, good);
       }
     }),
