@@ -5,6 +5,7 @@ import { ReconciliationSweep } from '../../libs/settlement/src/application/recon
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { activeMerchant, CHECKING, vaultedCredential } from '../support/payments';
 import { expectProblem, expectValidationError, ISO_TIMESTAMP } from '../support/problems';
+import { eventually } from '../support/webhook-receiver';
 
 /** Every field of the spec's Reconciliation exception. */
 const EXCEPTION_FIELDS = [
@@ -291,6 +292,22 @@ describe('settlement reconciliation: processor reports, exceptions, resolution a
       [tx.s4.id]: 'MISMATCHED',
       [tx.s5.id]: 'MISMATCHED',
     });
+  });
+
+  it('the batch and its exceptions are the partner’s events (GET /events, what webhooks deliver)', async () => {
+    const ofBatch = (e: any) => e.data.object.id === batch.b.id || e.data.object.batch_id === batch.b.id;
+    const events = await eventually(
+      async () =>
+        (await partner.client.get(`/events?merchant_id=${merchantId}&page_size=100`)).body.data as any[],
+      (data) => data.filter((e) => e.type === 'reconciliation_exception.opened' && ofBatch(e)).length === 10,
+    );
+    const types = events.filter(ofBatch).map((e) => e.type);
+    expect(types).toEqual(
+      expect.arrayContaining(['settlement_batch.opened', 'settlement_batch.report_verified']),
+    );
+    const opened = events.filter((e) => e.type === 'reconciliation_exception.opened' && ofBatch(e));
+    expect(opened.map((e) => e.data.object.type).sort()).toEqual(Object.keys(exceptionOf).sort());
+    for (const e of opened) expect(e).toMatchObject({ partner_id: partner.id, merchant_id: merchantId });
   });
 
   it('the same report with the same Idempotency-Key changes nothing twice', async () => {

@@ -121,6 +121,12 @@ describe('strict query strings on every list', () => {
     ['GET /config/us-states', 'partner', () => '/config/us-states', unpagedCases()],
     ['GET /onboarding/saq-types', 'partner', () => '/onboarding/saq-types', unpagedCases()],
     [
+      'GET /iam/partners/{id}/transitions',
+      'partner',
+      () => `/iam/partners/${partner.id}/transitions`,
+      unpagedCases(),
+    ],
+    [
       'GET /platform/partners',
       'operator',
       () => '/platform/partners',

@@ -1,10 +1,11 @@
-import { Controller, Get, Inject, Param, Req } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { PartnerRoute } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
+import { strictQuery } from '../../../platform/src/http/strict-query';
 import { CertificationFacts } from '../application/certification-facts';
 import { PartnerReader } from '../application/partner-reader';
 import { toCapabilities, toPartnerResource } from '../application/partner-resources';
@@ -71,7 +72,13 @@ export class PartnerController {
     summary: 'The partner’s state and certification history, oldest first',
     response: listOf(PartnerTransitionResource),
   })
-  async transitions(@Param('id', UuidParam) id: string, @CurrentPartner() caller: PartnerPrincipal) {
+  async transitions(
+    @Param('id', UuidParam) id: string,
+    @Query() query: Record<string, unknown>,
+    @CurrentPartner() caller: PartnerPrincipal,
+  ) {
+    // Read whole: a filter or page asked for is refused, never answered with the whole history.
+    strictQuery(query, {}, { paged: false });
     await this.own(id, caller);
     return { data: partnerTransitions(await this.partners.history(id)) };
   }
