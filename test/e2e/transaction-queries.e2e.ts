@@ -922,9 +922,10 @@ describe('transactions: list, search, summary and export', () => {
     const sale = await charge({ type: 'SALE', amount: '12.34', vault_token: card.vaultToken });
     expect(sale.body.state).toBe('CAPTURED');
     // The list catches up with the answer a moment later (eventually consistent, like a search).
+    // The row appears with TransactionInitiated and moves to CAPTURED with the gateway's answer.
     const first = await eventually(
       () => list('', live),
-      (res) => res.body.data.length > 0,
+      (res) => res.body.data[0]?.state === 'CAPTURED',
     );
     expect(first.body.data).toHaveLength(1);
     expect(first.body.data[0]).toMatchObject({
@@ -945,7 +946,7 @@ describe('transactions: list, search, summary and export', () => {
 
     const all = await eventually(
       () => list('', live),
-      (res) => res.body.data.length === 3,
+      (res) => res.body.data.length === 3 && res.body.data.every((i: any) => i.state !== 'INITIATED'),
     );
     expect(all.body.data.map((i: any) => i.id)).toEqual([debit.body.id, declined.body.id, sale.body.id]);
     expect((await list('state=FAILED', live)).body.data[0]).toMatchObject({
