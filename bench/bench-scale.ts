@@ -24,7 +24,6 @@ import { freePort } from '../libs/platform/src/database/embedded-postgres';
 import { saleBody, salePartner, startBenchService, type BenchPartner } from './bench-transactions';
 import { cpuSince, sampleCpu } from './cpu';
 import { LoadTally, percentile, send, type LoadResult } from './load-worker';
-import { spliceReport } from './report-splice';
 
 export const SCALE_HEADING = '## Several processes';
 const TARGET_PREFIX = '| several processes:';
@@ -55,16 +54,6 @@ export interface ScaleBenchResult {
   targets: string[];
   /** The section's body, under {@link SCALE_HEADING}. */
   section: string;
-}
-
-/** `BENCH_ONLY=scale`: these rows and this section put in place of the old ones. */
-export function spliceScale(report: string, scale: ScaleBenchResult, at: Date): string {
-  return spliceReport(report, {
-    isTarget: (line) => line.startsWith(TARGET_PREFIX),
-    targets: scale.targets,
-    heading: SCALE_HEADING,
-    section: `Measured alone by \`BENCH_ONLY=scale npm run bench\` (${at.toISOString()}).\n\n${scale.section}`,
-  });
 }
 
 /** A service process of the bench, as `npm start` runs it. */

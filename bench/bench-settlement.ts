@@ -22,7 +22,6 @@ import { ProjectionRunner } from '../libs/projections/src';
 import { CANDIDATE_PAGE_SIZE, RUN_CONCURRENCY } from '../libs/settlement/src';
 import type { TransactionEvent } from '../libs/transactions/src';
 import { activeMerchant, metadataFor, newPartner, startBenchService } from './bench-transactions';
-import { spliceReport } from './report-splice';
 
 const PARTNERS = 10;
 const SEED_WRITERS = 16;
@@ -338,26 +337,6 @@ transaction), and keeps only the batches' summaries for its answer, so memory fo
 merchant's batch, not the book. The projectors keep following the run's events in the same process
 while it runs; "catch up after" is how long they take to apply the rest once the answer is back.`,
   };
-}
-
-/** The first line of the end-of-day target rows in the report's Targets table. */
-const TARGET_PREFIX = '| end of day:';
-
-/**
- * `BENCH_ONLY=settlement`: the report with its end-of-day rows replaced (its target row, and the
- * Settlement section to the next section or the end), the other rows left as they were.
- */
-export function spliceEndOfDay(
-  report: string,
-  endOfDay: { targets: string[]; section: string },
-  at: Date,
-): string {
-  return spliceReport(report, {
-    isTarget: (line) => line.startsWith(TARGET_PREFIX),
-    targets: endOfDay.targets,
-    heading: '## Settlement',
-    section: `Measured alone by \`BENCH_ONLY=settlement npm run bench\` (${at.toISOString()}).\n\n${endOfDay.section}`,
-  });
 }
 
 if (require.main === module) {

@@ -23,6 +23,14 @@ export interface LoadSpec {
   freshIdempotencyKey: boolean;
   /** A 200 counts as a success only when its body contains this text (e.g. `"CAPTURED"`). */
   expectInBody: string | null;
+  /** The status of a success; default 200. */
+  expectStatus?: number;
+  /**
+   * Requests that can each be sent once (a hosted page is completed once): connections take the
+   * next one in turn, instead of `url` with their entry of `requests`; the load ends early when
+   * none is left.
+   */
+  sequence?: { url: string; body: string }[];
 }
 
 export interface LoadResult {
@@ -98,7 +106,10 @@ export class LoadTally {
   private readonly latencies: number[] = [];
   private readonly failures: Record<string, number> = {};
 
-  constructor(private readonly measureFrom: bigint) {}
+  constructor(
+    private readonly measureFrom: bigint,
+    private readonly expectStatus: number = 200,
+  ) {}
 
   /** One answer to a request timed from `sentAt`; before the warm-up ends it is only counted as sent. */
   record(sentAt: bigint, status: number | 'error', good: boolean): void {
@@ -108,14 +119,14 @@ export class LoadTally {
       this.ok++;
       this.latencies.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
     } else {
-      const key = status === 200 ? '200*' : String(status);
+      const key = status === this.expectStatus ? `${status}*` : String(status);
       this.failures[key] = (this.failures[key] ?? 0) + 1;
     }
   }
 
-  /** The run's result, over the time since the warm-up ended. */
-  result(): LoadResult {
-    const seconds = Number(process.hrtime.bigint() - this.measureFrom) / 1e9;
+  /** The run's result, over the time from the warm-up's end to `endedAt` (a used-up sequence) or now. */
+  result(endedAt: bigint | null = null): LoadResult {
+    const seconds = Number((endedAt ?? process.hrtime.bigint()) - this.measureFrom) / 1e9;
     const latencies = [...this.latencies].sort((a, b) => a - b);
     return {
       sent: this.sent,
@@ -136,27 +147,36 @@ async function generate(spec: LoadSpec): Promise<LoadResult> {
   const started = process.hrtime.bigint();
   const measureFrom = started + BigInt(spec.warmupMs) * 1_000_000n;
   const deadline = measureFrom + BigInt(spec.durationMs) * 1_000_000n;
-  const tally = new LoadTally(measureFrom);
+  const expectStatus = spec.expectStatus ?? 200;
+  const tally = new LoadTally(measureFrom, expectStatus);
+  let next = 0;
+  let endedAt: bigint | null = null;
   await Promise.all(
     Array.from({ length: spec.connections }, async (_, c) => {
       const { headers, body } = spec.requests[c % spec.requests.length];
       for (;;) {
         const sentAt = process.hrtime.bigint();
         if (sentAt >= deadline) return;
+        const item = spec.sequence ? spec.sequence[next++] : undefined;
+        if (spec.sequence && !item) {
+          endedAt ??= sentAt;
+          return;
+        }
         const { status, text } = await send(
           agent,
-          target,
+          item ? new URL(item.url) : target,
           spec.method,
           spec.freshIdempotencyKey ? { ...headers, 'idempotency-key': randomUUID() } : headers,
-          body,
+          item ? item.body : body,
         );
-        const good = status === 200 && (spec.expectInBody === null || text.includes(spec.expectInBody));
+        const good =
+          status === expectStatus && (spec.expectInBody === null || text.includes(spec.expectInBody));
         tally.record(sentAt, status, good);
       }
     }),
   );
   agent.destroy();
-  return tally.result();
+  return tally.result(endedAt);
 }
 
 if (!isMainThread && parentPort) {

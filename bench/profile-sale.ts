@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const connections = Number(process.env.CONNECTIONS ?? 8);
   const durationMs = Number(process.env.DURATION_MS ?? 8000);
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-profile-'));
-  const { stats, stop, service, operator } = await startProfiledService(dir);
+  const { stats, stop, service, operator, postmaster } = await startProfiledService(dir);
   try {
     const partners: BenchPartner[] = await Promise.all(
       Array.from({ length: connections }, (_, n) => salePartner(service, operator, n)),
@@ -78,9 +78,9 @@ async function main(): Promise<void> {
     session.connect();
     await session.post('Profiler.enable');
     await session.post('Profiler.start');
-    const before = sampleCpu();
+    const before = sampleCpu(postmaster);
     const result = await runLoad(spec);
-    const cpu = cpuSince(before);
+    const cpu = cpuSince(before, postmaster);
     const { profile } = await session.post('Profiler.stop');
     writeFileSync('sale.cpuprofile', JSON.stringify(profile));
     const rows = await statementStats(stats, 30);

@@ -49,7 +49,8 @@ export async function startProfiledService(dir: string) {
     dir: path.join(dir, 'postgres'),
     settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_utility': 'on' },
   });
-  const started = await startBenchService(db.url, 'bench_service', path.join(dir, 'service'));
+  // Over the server's Unix socket, as the service reaches its embedded database.
+  const started = await startBenchService(db.socketUrl ?? db.url, 'bench_service', path.join(dir, 'service'));
   const stats = new Client({ connectionString: started.databaseUrl });
   /** Stops everything and removes `dir`. */
   const stop = async () => {
@@ -58,5 +59,7 @@ export async function startProfiledService(dir: string) {
     await db.stop();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { stats, stop, ...started };
+  /** The server's postmaster: its CPU and its backends' count, no other PostgreSQL's. */
+  const postmaster = db.pid ?? undefined;
+  return { stats, stop, postmaster, ...started };
 }

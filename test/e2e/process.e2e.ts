@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { freePort } from '../../libs/platform/src/database/embedded-postgres';
+import { freePort, runningEmbeddedPostgresUrl } from '../../libs/platform/src/database/embedded-postgres';
 import {
   buildOnce,
   ROOT,
@@ -113,6 +113,23 @@ describe('the service process', () => {
       headers: { authorization: `Bearer ${operatorKey}` },
     });
     expect(stillValid.status).toBe(200);
+
+    // The service reaches its embedded database over the Unix socket (no client address), not TCP.
+    const admin = new Client({
+      connectionString: runningEmbeddedPostgresUrl(path.join(dataDir, 'postgres'))!,
+    });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ socket: number; tcp: number }>(
+        `select count(*) filter (where client_addr is null)::int as socket,
+                count(*) filter (where client_addr is not null)::int as tcp
+           from pg_stat_activity where application_name like 'partner-payments%'`,
+      );
+      expect(rows[0].socket).toBeGreaterThan(0);
+      expect(rows[0].tcp).toBe(0);
+    } finally {
+      await admin.end();
+    }
 
     // The operator CLI works beside the running service, on the database it holds.
     // Asynchronous, so the test's own HTTP connections stay serviced while a command runs (a

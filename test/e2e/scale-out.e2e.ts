@@ -63,6 +63,8 @@ describe('three processes on one database', () => {
       .post('/webhook-endpoints', { url: receiver.url('/scale') });
     expect(endpoint.status).toBe(201);
     const merchantId = await activeMerchant(cluster.at(1).client(), { client: partner.on(cluster.at(2)) });
+    // Walked to ACTIVE on processes 1 and 2, read at once on 0.
+    expect((await partner.on(cluster.at(0)).get(`/merchants/${merchantId}`)).body.state).toBe('ACTIVE');
 
     // A saved card, from a hosted page that also charges: created, shown and paid on three processes.
     const saver = await savedCard(cluster, partner, merchantId);
@@ -97,8 +99,11 @@ describe('three processes on one database', () => {
 
     // SALEs with the saved card, round robin, eight in flight at a time.
     const saleKeys = Array.from({ length: 30 }, () => randomUUID());
-    const sales = await inParallel(saleKeys, 8, (key, i) =>
-      retryUntilDefinite(() =>
+    // Each answer is read back at once from the next process: a single GET is strongly
+    // consistent whichever process wrote (docs/api.md, "Consistency").
+    const readBack: unknown[] = [];
+    const sales = await inParallel(saleKeys, 8, async (key, i) => {
+      const sale = await retryUntilDefinite(() =>
         partner.on(cluster.at(i)).post(
           '/transactions',
           {
@@ -111,9 +116,15 @@ describe('three processes on one database', () => {
           },
           { idempotencyKey: key },
         ),
-      ),
-    );
+      );
+      if (sale.status === 200) {
+        const read = await partner.on(cluster.at(i + 1)).get(`/transactions/${sale.body.id}`);
+        readBack[i] = read.status === 200 ? read.body : read.status;
+      }
+      return sale;
+    });
     expect(sales.map((s) => `${s.status} ${s.body.state}`)).toEqual(saleKeys.map(() => '200 CAPTURED'));
+    expect(readBack).toEqual(sales.map((s) => s.body));
 
     // End of day, then three partial refunds of 4.00 of each of ten 10.00 sales, one to each
     // process at once: the parent's stream lets two through and refuses the third.

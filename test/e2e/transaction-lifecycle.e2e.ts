@@ -5,6 +5,7 @@ import type { SandboxGateway } from '../../libs/gateway/src/sandbox/sandbox-gate
 import { TransactionSweeps } from '../../libs/transactions/src/application/transaction-sweeps';
 import { ProjectionRunner } from '../../libs/projections/src';
 import { useTestPlatform, type TestPartner } from '../support/api';
+import { eventually } from '../support/eventually';
 import { testMetadata } from '../support/metadata';
 import { activeMerchant, CHECKING, vaultedCredential, transactionStreams } from '../support/payments';
 import { expectProblem, expectValidationError } from '../support/problems';
@@ -131,7 +132,11 @@ describe('transaction lifecycle: returns, disputes, sweeps, 3DS', () => {
       gateway().setUnknownOutcomeMode(false);
     }
     expectProblem(pending, 502, 'gateway_outcome_unknown');
-    const listed = await partner.client.get(`/transactions?state=INITIATED&merchant_id=${merchantId}`);
+    // The list shows it a moment after the answer (docs/api.md, "Consistency").
+    const listed = await eventually(
+      () => partner.client.get(`/transactions?state=INITIATED&merchant_id=${merchantId}`),
+      (res) => res.body.data.length > 0,
+    );
     const id = listed.body.data[0].id;
     expect((await partner.client.get(`/transactions/${id}`)).body).toMatchObject({
       state: 'INITIATED',

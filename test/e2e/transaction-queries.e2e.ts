@@ -14,6 +14,7 @@ import { transactionStream } from '../../libs/transactions/src/domain/transactio
 import type { Rail, TransactionType } from '../../libs/transactions/src/domain/transaction-states';
 import { useTestPlatform, type ApiResponse, type TestPartner } from '../support/api';
 import { testMetadata } from '../support/metadata';
+import { eventually } from '../support/eventually';
 import { activeMerchant, CHECKING, vaultedCredential } from '../support/payments';
 import { expectProblem, expectValidationError } from '../support/problems';
 
@@ -903,7 +904,7 @@ describe('transactions: list, search, summary and export', () => {
     });
   });
 
-  it('transactions made through POST /transactions are listed at once, searchable and summarised', async () => {
+  it('transactions made through POST /transactions are listed a moment later, searchable and summarised', async () => {
     const live = await platform().newPartner({ name: 'Live Co' });
     expect((await live.client.put('/config/feature-flags/me/ach_payments', { enabled: true })).status).toBe(
       200,
@@ -920,8 +921,12 @@ describe('transactions: list, search, summary and export', () => {
       });
     const sale = await charge({ type: 'SALE', amount: '12.34', vault_token: card.vaultToken });
     expect(sale.body.state).toBe('CAPTURED');
-    // Read-your-writes: the create answered after the list had it.
-    const first = await list('', live);
+    // The list catches up with the answer a moment later (eventually consistent, like a search).
+    // The row appears with TransactionInitiated and moves to CAPTURED with the gateway's answer.
+    const first = await eventually(
+      () => list('', live),
+      (res) => res.body.data[0]?.state === 'CAPTURED',
+    );
     expect(first.body.data).toHaveLength(1);
     expect(first.body.data[0]).toMatchObject({
       id: sale.body.id,
@@ -939,11 +944,11 @@ describe('transactions: list, search, summary and export', () => {
     const debit = await charge({ type: 'ACH_DEBIT', amount: '20.00', vault_token: bank.vaultToken });
     expect(debit.body.state).toBe('SUBMITTED');
 
-    expect((await list('', live)).body.data.map((i: any) => i.id)).toEqual([
-      debit.body.id,
-      declined.body.id,
-      sale.body.id,
-    ]);
+    const all = await eventually(
+      () => list('', live),
+      (res) => res.body.data.length === 3 && res.body.data.every((i: any) => i.state !== 'INITIATED'),
+    );
+    expect(all.body.data.map((i: any) => i.id)).toEqual([debit.body.id, declined.body.id, sale.body.id]);
     expect((await list('state=FAILED', live)).body.data[0]).toMatchObject({
       id: declined.body.id,
       decline_code: 'insufficient_funds',

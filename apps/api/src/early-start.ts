@@ -55,7 +55,8 @@ export async function startEarly(
     onEvent: (event) => onEmbeddedEvent(event, pgLog, () => watch.monitor),
     whileStarting: whileDatabaseStarts,
   });
-  return { operatorKey, vaultKey, embedded, databaseUrl: embedded.url, watch };
+  // Over its Unix socket when it has one; a DATABASE_URL is used as it is (TCP when it names a host).
+  return { operatorKey, vaultKey, embedded, databaseUrl: embedded.socketUrl ?? embedded.url, watch };
 }
 
 async function assertPortFree(host: string, port: number): Promise<void> {

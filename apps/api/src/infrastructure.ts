@@ -102,7 +102,10 @@ export async function startInfrastructure(
     await IdempotencyStore.migrate(pool);
     await PostgresRateWindows.migrate(pool);
     await PeriodicTask.migrate(pool);
-    const idempotency = new IdempotencyStore(pool, clock);
+    // The PostgreSQL event store writes requests' records in its appends' transactions.
+    const idempotency = new IdempotencyStore(pool, clock, {
+      joinsAppends: eventStore instanceof PostgresEventStore,
+    });
     // Records past the 24-hour window are already treated as absent; this only keeps the table small.
     // One purge per interval across every process on the database (docs/operations.md).
     const purge = new PeriodicTask(

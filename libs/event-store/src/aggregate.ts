@@ -41,6 +41,8 @@ export interface AggregateResult<S, E extends DomainEvent> {
 export interface RunOptions<S> {
   /** The stream as the caller already knows it (see `HandleCommandOptions.known`). */
   known?: { state: S | null; revision: bigint };
+  /** The request's last write: its answer may commit with it (see `HandleCommandOptions.final`). */
+  final?: boolean;
 }
 
 /** Waits until the named read models have applied the global position (bounded by the runner). */
@@ -72,7 +74,7 @@ export class Aggregate<C extends { at: Date }, S, E extends DomainEvent> {
       this.spec.evolver,
       (state) => this.spec.decide({ ...command, at } as unknown as C, state),
       metadata,
-      { known: options.known },
+      { known: options.known, final: options.final },
     );
     if (!result.state) throw this.spec.notFound(id);
     if (result.position !== null && this.spec.readModels?.length) {

@@ -1,4 +1,5 @@
 import type { EventMetadata } from '../../platform/src/events/event-metadata';
+import type { RecordWrites } from '../../platform/src/idempotency/idempotency-store';
 
 export type { EventMetadata };
 
@@ -53,6 +54,13 @@ export const isPassed = (event: ReadEvent): event is PassedEvent => 'passed' in 
 export interface AppendOptions {
   expectedRevision: ExpectedRevision;
   metadata: EventMetadata;
+  /**
+   * The idempotency record writes of the request this append belongs to, committed with its
+   * events or not at all (docs/adr/0008-write-path.md). Only a store that can write them in the
+   * append's transaction gets them (the PostgreSQL one; the idempotency store knows which). An
+   * append whose record insert finds the key taken throws `IdempotencyRecordTaken`.
+   */
+  record?: RecordWrites;
 }
 
 export interface AppendResult {
@@ -91,7 +99,39 @@ export interface Subscription {
   readonly done: Promise<void>;
 }
 
+/**
+ * Told of appends: their event types, or null when the store cannot say which (a lost connection:
+ * anything may have changed).
+ */
+export type AppendWatcher = (types: readonly string[] | null) => void;
+
 export abstract class EventStore {
+  private readonly watchers = new Set<AppendWatcher>();
+
+  /**
+   * Calls `watcher` after each append of this process commits, before the append returns, and,
+   * where the store can tell (PostgreSQL's NOTIFY), after other processes' appends: what the
+   * read caches of what every request reads invalidate on (docs/adr/0008-write-path.md). Returns
+   * the function that stops it.
+   */
+  onAppended(watcher: AppendWatcher): () => void {
+    this.watchers.add(watcher);
+    if (this.watchers.size === 1) this.watching(true);
+    return () => {
+      if (this.watchers.delete(watcher) && this.watchers.size === 0) this.watching(false);
+    };
+  }
+
+  /** Adapters that hear other processes' appends start (and stop) listening here. */
+  protected watching(active: boolean): void {
+    void active;
+  }
+
+  /** For the adapters: appends of these types committed (null: unknown ones). */
+  protected appended(types: readonly string[] | null): void {
+    for (const watcher of this.watchers) watcher(types);
+  }
+
   /**
    * Appends the events atomically (all or none) if the stream's revision matches
    * `expectedRevision`; otherwise throws {@link WrongExpectedRevision} and writes nothing.
@@ -134,6 +174,16 @@ export abstract class EventStore {
 
   /** The global position of the newest event that a reader may see (0 when empty). */
   abstract headPosition(): Promise<bigint>;
+
+  /**
+   * The global position of the newest committed event (0 when empty): the target of a reader
+   * that must see every write answered before it asked. It can be above `headPosition` while an
+   * append with a lower position is still committing; readers reach it once that one ends. The
+   * same as `headPosition` where commits cannot overtake each other.
+   */
+  lastCommittedPosition(): Promise<bigint> {
+    return this.headPosition();
+  }
 
   abstract close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { FixedClock } from '../../platform/src/clock/clock';
 import { ConcurrencyConflict } from '../../platform/src/problem';
+import { WrongExpectedRevision } from './errors';
 import { handleCommand, type DomainEvent } from './handle-command';
 import { useTestEventStore } from '../../../test/support/event-store';
 import type { PostgresEventStore } from './postgres/postgres-event-store';
@@ -7,6 +8,13 @@ import { testMetadata } from '../../../test/support/metadata';
 
 type Counted = DomainEvent<'Counted', { by: number }>;
 const counter = { initialState: () => 0, evolve: (total: number, e: Counted) => total + e.data.by };
+/** A decide that adds 1 and notes the total it decided on. */
+const addOne =
+  (seen: number[]) =>
+  (total: number): Counted[] => {
+    seen.push(total);
+    return [{ type: 'Counted', data: { by: 1 } }];
+  };
 const metadata = testMetadata({ actor: 'operator', request_id: 'req-1', idempotency_key: 'key-1' });
 
 describe('handleCommand on the PostgreSQL event store', () => {
@@ -68,16 +76,7 @@ describe('handleCommand on the PostgreSQL event store', () => {
     };
     const seen: number[] = [];
     try {
-      const result = await handleCommand(
-        store,
-        stream,
-        counter,
-        (total) => {
-          seen.push(total);
-          return [{ type: 'Counted', data: { by: 1 } }];
-        },
-        metadata,
-      );
+      const result = await handleCommand(store, stream, counter, addOne(seen), metadata);
       expect(seen).toEqual([0, 100]);
       expect(result.state).toBe(101);
       expect(result.revision).toBe(1n);
@@ -217,5 +216,31 @@ describe('handleCommand on the PostgreSQL event store', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const events = await store.readStream(stream);
     expect(events.reduce((t, e) => t + (e.data as { by: number }).by, 0)).toBe(2);
+  });
+
+  it('commands on one stream in one process take turns: eight at once, none loses a race', async () => {
+    const stream = 'counter-turns';
+    const original = store.appendToStream.bind(store);
+    let refused = 0;
+    store.appendToStream = async (name, events, options) => {
+      try {
+        return await original(name, events, options);
+      } catch (error) {
+        if (error instanceof WrongExpectedRevision) refused++;
+        throw error;
+      }
+    };
+    const seen: number[] = [];
+    try {
+      await Promise.all(
+        Array.from({ length: 8 }, () => handleCommand(store, stream, counter, addOne(seen), metadata)),
+      );
+    } finally {
+      store.appendToStream = original;
+    }
+    // Each decided on the one before it: no stale read, no refused append, no second decision.
+    expect(refused).toBe(0);
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(await store.readStream(stream)).toHaveLength(8);
   });
 });

@@ -1,3 +1,4 @@
+import { RequestRecord } from '../../platform/src/idempotency/request-record';
 import { ConcurrencyConflict } from '../../platform/src/problem';
 import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from './event-store';
 import { NO_STREAM } from './event-store';
@@ -43,6 +44,11 @@ export interface HandleCommandOptions<S = unknown> {
    * gets no history on that first attempt.
    */
   known?: { state: S; revision: bigint };
+  /**
+   * Nothing of the request comes after this write: the request's answer, built by its route from
+   * the state this write leaves, may commit with these events (docs/adr/0008-write-path.md).
+   */
+  final?: boolean;
 }
 
 /** The events an earlier run of the same command (`metadata.causation_id`) already appended. */
@@ -70,6 +76,19 @@ export async function handleCommand<S, E extends DomainEvent>(
   metadata: EventMetadata,
   options: HandleCommandOptions<S> = {},
 ): Promise<CommandResult<S, E>> {
+  // Commands on one stream in one process take their turns: only another process's write can
+  // make an append lose its race (docs/adr/0008-write-path.md).
+  return inTurn(store, stream, () => decideAndAppend(store, stream, evolver, decide, metadata, options));
+}
+
+async function decideAndAppend<S, E extends DomainEvent>(
+  store: EventStore,
+  stream: string,
+  evolver: Evolver<S, E>,
+  decide: (state: S, events: readonly RecordedEvent[]) => E[],
+  metadata: EventMetadata,
+  options: HandleCommandOptions<S>,
+): Promise<CommandResult<S, E>> {
   const maxAttempts = options.maxAttempts ?? 3;
   for (let attempt = 1; ; attempt++) {
     const known = attempt === 1 ? options.known : undefined;
@@ -94,21 +113,54 @@ export async function handleCommand<S, E extends DomainEvent>(
     }
     const newEvents = decide(state, history);
     if (newEvents.length === 0) return { state, events: [], revision, position: null, alreadyApplied: false };
+    const after = newEvents.reduce(evolver.evolve, state);
+    // The request's idempotency record goes with its first append, and its answer with its last.
+    const record = await RequestRecord.current()?.claim(options.final ? { state: after } : undefined);
     try {
       const appended = await store.appendToStream(stream, newEvents as NewEvent[], {
         expectedRevision: revision === NO_STREAM ? 'no_stream' : revision,
         metadata,
+        ...(record && { record: record.writes }),
       });
+      record?.settle(true);
       return {
-        state: newEvents.reduce(evolver.evolve, state),
+        state: after,
         events: newEvents,
         revision: appended.nextRevision,
         position: appended.position,
         alreadyApplied: false,
       };
     } catch (error) {
+      record?.settle(false);
       if (!(error instanceof WrongExpectedRevision)) throw error;
       if (attempt >= maxAttempts) throw new ConcurrencyConflict(stream);
     }
+  }
+}
+
+/** Per store, the last command's turn on each stream being written by this process. */
+const turns = new WeakMap<EventStore, Map<string, Promise<void>>>();
+
+/**
+ * Runs `work` once every command on `stream` that came before it in this process has ended.
+ * Concurrent commands on one stream would otherwise read the same revision, and all but one
+ * would lose at the append and read, decide and append again: with group commit they arrive in
+ * the same batch, so every batch would refuse all of them but one. Taking turns costs a stream's
+ * commands nothing they were not paying already (one of them commits per batch either way).
+ */
+async function inTurn<T>(store: EventStore, stream: string, work: () => Promise<T>): Promise<T> {
+  let streams = turns.get(store);
+  if (!streams) turns.set(store, (streams = new Map()));
+  const before = streams.get(stream);
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  const last = before ? before.then(() => mine) : mine;
+  streams.set(stream, last);
+  try {
+    await before;
+    return await work();
+  } finally {
+    release();
+    if (streams.get(stream) === last) streams.delete(stream);
   }
 }

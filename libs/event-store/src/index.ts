@@ -7,3 +7,4 @@ export * from './aggregate-command';
 export type { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store';
 export { connectKurrentDb } from './kurrentdb/connect';
 export { PostgresEventStore } from './postgres/postgres-event-store';
+export * from './append-invalidated-cache';

@@ -128,6 +128,8 @@ export class ProjectionRunner {
   /** Positions callers of waitFor are waiting for (one entry per pending call). */
   private readonly awaited: bigint[] = [];
   private readonly progress = new EventEmitter();
+  /** Per projector name: told after a batch with events of its types reached its checkpoint. */
+  private readonly passed = new EventEmitter();
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private listener: AppendListener | null = null;
@@ -140,6 +142,7 @@ export class ProjectionRunner {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.batchSize = options.batchSize ?? 1000;
     this.progress.setMaxListeners(0);
+    this.passed.setMaxListeners(0);
     for (const projector of options.projectors) this.register(projector);
   }
 
@@ -216,6 +219,27 @@ export class ProjectionRunner {
       const timer = setTimeout(() => finish(false), timeoutMs);
       this.progress.on('progress', onProgress);
     });
+  }
+
+  /**
+   * Calls `listener` each time events of projector `name`'s types are in its read model, whichever
+   * process applied them (this runner passes them too): for a cache of what the read model holds,
+   * which may then load again and see them. Returns the function that stops it.
+   */
+  onApplied(name: string, listener: () => void): () => void {
+    this.worker(name);
+    this.passed.on(name, listener);
+    return () => void this.passed.off(name, listener);
+  }
+
+  /**
+   * `waitFor` the newest committed event as it is now: for a reader of a read model that must see
+   * every write answered before it started (lists are eventually consistent; docs/api.md). Not
+   * the store's gap-free head, which a transaction still open below it (a projector's own batch)
+   * holds back behind writes already answered.
+   */
+  async waitForHead(names: string[] = this.names, timeoutMs = 5000): Promise<boolean> {
+    return this.waitFor(await this.options.store.lastCommittedPosition(), names, timeoutMs);
   }
 
   /**
@@ -513,6 +537,8 @@ export class ProjectionRunner {
       return reached;
     });
     this.advance(worker, position);
+    // Applied here, or found applied by another process: either way the read model has them now.
+    if (relevant) this.passed.emit(name);
     return position;
   }
 

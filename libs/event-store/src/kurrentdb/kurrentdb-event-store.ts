@@ -18,6 +18,7 @@ import {
   type SubscribeToAllOptions,
 } from '@kurrent/kurrentdb-client';
 import type { Clock } from '../../../platform/src/clock/clock';
+import { InvalidAppend } from '../errors';
 import {
   EventStore,
   type AppendOptions,
@@ -145,6 +146,9 @@ export class KurrentDbEventStore extends EventStore {
     options: AppendOptions,
   ): Promise<AppendResult> {
     this.assertOpen();
+    // KurrentDB cannot join a PostgreSQL table to its append: the idempotency store writes its
+    // records on their own when the event store is this one (`joinsAppends` off).
+    if (options.record) throw new InvalidAppend('the KurrentDB event store cannot write idempotency records');
     const validated = validateAppend(stream, events);
     const expected = options.expectedRevision;
     const streamState = toStreamState(expected);
@@ -165,6 +169,8 @@ export class KurrentDbEventStore extends EventStore {
     const position = result.position
       ? fromKurrentPosition(result.position)
       : await this.positionOfRevision(stream, nextRevision);
+    // Other processes' appends are not heard here: read caches rely on their age bound alone.
+    this.appended(validated.map((event) => event.type));
     return { nextRevision, position };
   }
 

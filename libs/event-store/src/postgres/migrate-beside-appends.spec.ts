@@ -29,14 +29,23 @@ describe('PostgresEventStore.migrate beside appends', () => {
   it('on a current schema takes no lock an append in flight holds: it finishes while the append is open', async () => {
     const appending = await pool.connect();
     try {
-      // An append in flight: its transaction holds what append() takes (the events table, the
+      // An append in flight: its transaction holds what append_batch() takes (the events table, the
       // position sequence) until it commits.
       await appending.query('begin');
-      await appending.query(`select * from ${schema}.append($1, 'any', null, $2, $3, now())`, [
-        'order-1',
-        JSON.stringify([{ id: randomUUID(), type: 'Placed', data: {} }]),
-        JSON.stringify(testMetadata()),
+      const { rows } = await appending.query(`select * from ${schema}.append_batch($1)`, [
+        JSON.stringify([
+          {
+            stream: 'order-1',
+            expected: 'any',
+            revision: null,
+            events: [{ id: randomUUID(), type: 'Placed', data: {} }],
+            metadata: testMetadata(),
+            recordedAt: new Date().toISOString(),
+            record: null,
+          },
+        ]),
       ]);
+      expect(rows.map((r) => r.item_outcome)).toEqual(['appended']);
       const migrated = PostgresEventStore.migrate(pool, { schema }).then(() => 'migrated' as const);
       const waited = new Promise<'still waiting'>((resolve) =>
         setTimeout(() => resolve('still waiting'), 3_000),

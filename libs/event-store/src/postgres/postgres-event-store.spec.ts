@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import { createTestDatabase, dropTestDatabase } from '../../../../test/support/database';
 import { FixedClock } from '../../../platform/src/clock/clock';
+import { hashOf, IdempotencyStore } from '../../../platform/src/idempotency/idempotency-store';
+import { IdempotencyRecordTaken } from '../../../platform/src/idempotency/request-record';
 import { InvalidAppend, WrongExpectedRevision } from '../errors';
 import type { RecordedEvent } from '../event-store';
-import { PostgresEventStore } from './postgres-event-store';
+import { PostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store';
 import { testMetadata } from '../../../../test/support/metadata';
 
 const metadata = testMetadata();
@@ -26,9 +28,13 @@ describe('PostgresEventStore', () => {
   const stores: PostgresEventStore[] = [];
 
   /** A store on a schema of its own, so positions start at 1 and nothing else writes to it. */
-  async function freshStore(schema: string, pollIntervalMs = 100): Promise<PostgresEventStore> {
+  async function freshStore(
+    schema: string,
+    pollIntervalMs = 100,
+    options: PostgresEventStoreOptions = {},
+  ): Promise<PostgresEventStore> {
     await PostgresEventStore.migrate(pool, { schema });
-    const store = new PostgresEventStore(pool, clock, { schema, pollIntervalMs });
+    const store = new PostgresEventStore(pool, clock, { schema, pollIntervalMs, ...options });
     stores.push(store);
     return store;
   }
@@ -194,7 +200,9 @@ describe('PostgresEventStore', () => {
 
   describe('gap-free global order', () => {
     it('does not return an event while an append with a lower position is still uncommitted', async () => {
-      const store = await freshStore('late_commit');
+      // Appends on their own transactions, as several processes' would be (one process's batches
+      // take turns, so its own held batch would hold up the next one).
+      const store = await freshStore('late_commit', 100, { groupCommit: false });
       await store.appendToStream('before-1', [{ type: 'X', data: {} }], {
         expectedRevision: 'no_stream',
         metadata,
@@ -232,6 +240,8 @@ describe('PostgresEventStore', () => {
         expect((await store.readAll()).map((e) => e.globalPosition)).toEqual([1n]);
         expect(await store.readAll({ fromPosition: 2n })).toEqual([]);
         expect(await store.headPosition()).toBe(1n);
+        // What a reader that must see every answered write waits for: the fast append, committed.
+        expect(await store.lastCommittedPosition()).toBe(3n);
 
         await gate.query('select pg_advisory_unlock(4242)');
         expect(await slow).toEqual({ nextRevision: 0n, position: 2n });
@@ -241,6 +251,7 @@ describe('PostgresEventStore', () => {
           [3n, 'Fast'],
         ]);
         expect(await store.headPosition()).toBe(3n);
+        expect(await store.lastCommittedPosition()).toBe(3n);
       } finally {
         await gate.end();
       }
@@ -267,6 +278,14 @@ describe('PostgresEventStore', () => {
 
     it('8 concurrent writers x 500 appends: a subscriber from position 1 sees every event once, in strictly increasing order', async () => {
       const store = await freshStore('proof', 200);
+      // Writers on three stores of one schema, as on three processes: two committing in groups
+      // (their batches overlap each other), one committing each append alone.
+      const writersStores = [
+        store,
+        new PostgresEventStore(pool, clock, { schema: 'proof' }),
+        new PostgresEventStore(pool, clock, { schema: 'proof', groupCommit: false }),
+      ];
+      stores.push(...writersStores.slice(1));
       const seen: RecordedEvent[] = [];
       const subscription = store.subscribeToAll({ fromPosition: 1n }, async (event) => {
         seen.push(event);
@@ -281,13 +300,14 @@ describe('PostgresEventStore', () => {
           for (let i = 0; i < appendsEach; i++) {
             const id = randomUUID();
             const event = [{ id, type: 'Proved', data: { writer: w, i } }];
+            const on = writersStores[w % writersStores.length];
             if (i % 10 === 0) {
               // Every tenth append goes to a stream all writers share, so appends also contend.
-              await store.appendToStream('shared-proof', event, { expectedRevision: 'any', metadata });
+              await on.appendToStream('shared-proof', event, { expectedRevision: 'any', metadata });
             } else {
               const stream = `writer${w}-${i % 3}`;
               const previous = revisions.get(stream);
-              const result = await store.appendToStream(stream, event, {
+              const result = await on.appendToStream(stream, event, {
                 expectedRevision: previous ?? 'no_stream',
                 metadata,
               });
@@ -325,7 +345,226 @@ describe('PostgresEventStore', () => {
     }, 60_000);
   });
 
+  describe('group commit', () => {
+    /** Appends started together: the first is written at once, the others wait and share the next batch. */
+    const together = <T>(calls: (() => Promise<T>)[]) => Promise.allSettled(calls.map((call) => call()));
+    const transactionsOf = async (schema: string, streams: string[]): Promise<number> => {
+      const { rows } = await pool.query<{ n: number }>(
+        `select count(distinct transaction_id)::int as n from ${schema}.events where stream_name = any($1)`,
+        [streams],
+      );
+      return rows[0].n;
+    };
+
+    it('writes concurrent appends in one statement and one commit, each answered with its own result', async () => {
+      const store = await freshStore('grouped');
+      const streams = Array.from({ length: 20 }, (_, i) => `grouped-${i}`);
+      const results = await Promise.all(
+        streams.map((stream, i) =>
+          store.appendToStream(
+            stream,
+            [
+              { type: 'X', data: { i } },
+              { type: 'Y', data: { i } },
+            ],
+            {
+              expectedRevision: 'no_stream',
+              metadata,
+            },
+          ),
+        ),
+      );
+      for (const [i, result] of results.entries()) {
+        const events = await store.readStream(streams[i]);
+        expect(result).toEqual({ nextRevision: 1n, position: events[1].globalPosition });
+        expect(events.map((e) => e.data)).toEqual([{ i }, { i }]);
+      }
+      // The first went alone; the other nineteen shared one transaction.
+      expect(await transactionsOf('grouped', streams)).toBe(2);
+      const positions = (await store.readAll()).map((e) => e.globalPosition);
+      expect(positions).toEqual(positions.map((_, i) => BigInt(i + 1)));
+    });
+
+    it('refuses a wrong expected revision to its own caller only; its batch commits the others', async () => {
+      const store = await freshStore('grouped_refusal');
+      await store.appendToStream('g-taken', [{ type: 'X', data: {} }], {
+        expectedRevision: 'no_stream',
+        metadata,
+      });
+      const outcomes = await together([
+        () =>
+          store.appendToStream('g-first', [{ type: 'X', data: {} }], {
+            expectedRevision: 'no_stream',
+            metadata,
+          }),
+        () =>
+          store.appendToStream('g-a', [{ type: 'X', data: {} }], { expectedRevision: 'no_stream', metadata }),
+        () =>
+          store.appendToStream('g-taken', [{ type: 'Y', data: {} }], {
+            expectedRevision: 'no_stream',
+            metadata,
+          }),
+        () =>
+          store.appendToStream('g-b', [{ type: 'X', data: {} }], { expectedRevision: 'no_stream', metadata }),
+        // Two items on one stream in one batch: the second sees the first.
+        () => store.appendToStream('g-a', [{ type: 'Z', data: {} }], { expectedRevision: 0n, metadata }),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+      ]);
+      const refused = (outcomes[2] as PromiseRejectedResult).reason;
+      expect(refused).toBeInstanceOf(WrongExpectedRevision);
+      expect(refused).toMatchObject({ expected: 'no_stream', actual: 0n });
+      expect((await store.readStream('g-taken')).map((e) => e.type)).toEqual(['X']);
+      expect((await store.readStream('g-a')).map((e) => e.type)).toEqual(['X', 'Z']);
+      expect(await transactionsOf('grouped_refusal', ['g-a', 'g-b'])).toBe(1);
+    });
+
+    it('an item that breaks the batch (an event id already stored) fails alone; the others are written', async () => {
+      const store = await freshStore('grouped_split');
+      const id = randomUUID();
+      await store.appendToStream('s-0', [{ id, type: 'X', data: {} }], {
+        expectedRevision: 'no_stream',
+        metadata,
+      });
+      const outcomes = await together([
+        () =>
+          store.appendToStream('s-first', [{ type: 'X', data: {} }], { expectedRevision: 'any', metadata }),
+        () => store.appendToStream('s-1', [{ type: 'X', data: {} }], { expectedRevision: 'any', metadata }),
+        () =>
+          store.appendToStream('s-2', [{ id, type: 'X', data: {} }], { expectedRevision: 'any', metadata }),
+        () => store.appendToStream('s-3', [{ type: 'X', data: {} }], { expectedRevision: 'any', metadata }),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(InvalidAppend);
+      expect(await store.readStream('s-2')).toEqual([]);
+      expect((await store.readStream('s-3')).map((e) => e.type)).toEqual(['X']);
+    });
+
+    it("writes a request's idempotency record with its append; a twin's append finds the key taken and writes nothing", async () => {
+      const store = await freshStore('grouped_records');
+      await IdempotencyStore.migrate(pool);
+      const records = new IdempotencyStore(pool, clock, { joinsAppends: true });
+      const begin = (key: string) =>
+        records.beginWrite('partner:p', key, randomUUID(), 'fingerprint', randomUUID());
+      const twinKey = randomUUID();
+      const outcomes = await together([
+        () =>
+          store.appendToStream('r-first', [{ type: 'X', data: {} }], { expectedRevision: 'any', metadata }),
+        () =>
+          store.appendToStream('r-1', [{ type: 'X', data: {} }], {
+            expectedRevision: 'no_stream',
+            metadata,
+            record: begin(twinKey),
+          }),
+        () =>
+          store.appendToStream('r-2', [{ type: 'X', data: {} }], {
+            expectedRevision: 'no_stream',
+            metadata,
+            record: begin(twinKey),
+          }),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+      expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(IdempotencyRecordTaken);
+      expect(await store.readStream('r-2')).toEqual([]);
+      expect(await records.lookup('partner:p', twinKey, 'fingerprint')).toMatchObject({
+        kind: 'in_progress',
+      });
+      // The record came with r-1's events: one transaction wrote both.
+      const { rows } = await pool.query<{ same: boolean }>(
+        `select r.xmin::text = (e.transaction_id::text::bigint % 4294967296)::text as same
+           from platform.idempotency_records r, grouped_records.events e
+          where e.stream_name = 'r-1' and r.key_hash = $1`,
+        [hashOf('partner:p', twinKey)],
+      );
+      expect(rows).toEqual([{ same: true }]);
+      // Committed before: refused the same way.
+      await expect(
+        store.appendToStream('r-3', [{ type: 'X', data: {} }], {
+          expectedRevision: 'no_stream',
+          metadata,
+          record: begin(twinKey),
+        }),
+      ).rejects.toBeInstanceOf(IdempotencyRecordTaken);
+    });
+
+    it('a batch that fails (its connection killed mid-statement) fails every append in it, writing none', async () => {
+      const store = await freshStore('grouped_failure');
+      // Another transaction holds the lock of stream f-held, so the batch appending to it waits.
+      const holder = await pool.connect();
+      try {
+        await holder.query('begin');
+        await holder.query(`select pg_advisory_xact_lock($1, hashtext('f-held'))`, [0x45565353]);
+        const outcomes = together([
+          () =>
+            store.appendToStream('f-first', [{ type: 'X', data: {} }], { expectedRevision: 'any', metadata }),
+          () =>
+            store.appendToStream('f-held', [{ type: 'X', data: {} }], { expectedRevision: 'any', metadata }),
+          () =>
+            store.appendToStream('f-other', [{ type: 'X', data: {} }], { expectedRevision: 'any', metadata }),
+        ]);
+        let waiting: number[] = [];
+        await waitUntil(async () => {
+          const { rows } = await pool.query<{ pid: number }>(
+            `select pid from pg_stat_activity where wait_event_type = 'Lock' and query like '%append_batch%'`,
+          );
+          waiting = rows.map((r) => r.pid);
+          return waiting.length === 1;
+        }, 'the batch to wait on the lock');
+        await pool.query('select pg_terminate_backend($1)', [waiting[0]]);
+        const settled = await outcomes;
+        expect(settled.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+        for (const failed of settled.slice(1) as PromiseRejectedResult[]) {
+          expect(failed.reason).not.toBeInstanceOf(WrongExpectedRevision);
+          expect(String(failed.reason)).toMatch(/terminat/i);
+        }
+      } finally {
+        await holder.query('rollback');
+        holder.release();
+      }
+      expect(await store.readStream('f-held')).toEqual([]);
+      expect(await store.readStream('f-other')).toEqual([]);
+      // The store goes on: the next appends are written.
+      await store.appendToStream('f-other', [{ type: 'Y', data: {} }], {
+        expectedRevision: 'no_stream',
+        metadata,
+      });
+      expect((await store.readStream('f-other')).map((e) => e.type)).toEqual(['Y']);
+    });
+  });
+
   describe('subscriptions', () => {
+    it('NOTIFYs the appended types in the append transaction: with its commit, never for a refused append', async () => {
+      const store = await freshStore('notified');
+      const listen = new Client({ connectionString: url });
+      await listen.connect();
+      const heard: string[] = [];
+      listen.on('notification', (message) => heard.push(message.payload ?? ''));
+      try {
+        await listen.query('listen notified_appended');
+        await store.appendToStream(
+          'n-1',
+          ['Opened', 'Noted', 'Opened'].map((type) => ({ type, data: {} })),
+          { expectedRevision: 'no_stream', metadata },
+        );
+        await expect(
+          store.appendToStream('n-1', [{ type: 'Refused', data: {} }], {
+            expectedRevision: 'no_stream',
+            metadata,
+          }),
+        ).rejects.toBeInstanceOf(WrongExpectedRevision);
+        await waitUntil(() => heard.length > 0, 'the notification');
+        await sleep(100); // a second one would arrive now
+        expect(heard).toEqual(['Noted,Opened']);
+      } finally {
+        await listen.end();
+      }
+    });
+
     it('finds events whose notification was lost, by polling', async () => {
       const store = await freshStore('lost_notify', 50);
       const seen: string[] = [];
@@ -334,12 +573,21 @@ describe('PostgresEventStore', () => {
       });
       try {
         await sleep(100); // caught up and listening
-        // An append through the store's own SQL function, without the store's NOTIFY afterwards.
-        await pool.query(`select * from lost_notify.append($1, 'any', null, $2, $3, now())`, [
-          'quiet-1',
-          JSON.stringify([{ id: randomUUID(), type: 'Quiet', data: {} }]),
-          JSON.stringify(metadata),
-        ]);
+        // An event written the way append() writes it (positions reserved first), minus its NOTIFY.
+        const client = await pool.connect();
+        try {
+          await client.query('begin');
+          await client.query(
+            `insert into lost_notify.events
+               (global_position, stream_name, revision, event_id, type, data, metadata, recorded_at, transaction_id)
+             select r.first_position, 'quiet-1', 0, $1, 'Quiet', '{}', $2, now(), r.transaction_id
+               from lost_notify.reserve_positions(1) as r`,
+            [randomUUID(), JSON.stringify(metadata)],
+          );
+          await client.query('commit');
+        } finally {
+          client.release();
+        }
         await waitUntil(() => seen.length === 1, 'the polled event', 2_000);
         expect(seen).toEqual(['Quiet']);
       } finally {

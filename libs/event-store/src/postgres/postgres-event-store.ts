@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Client, type Pool } from 'pg';
+import type { Pool } from 'pg';
+import { ListenConnection, type Listening } from '../../../platform/src/database/listen-connection';
 import type { Clock } from '../../../platform/src/clock/clock';
 import { migrateWithLock } from '../../../platform/src/database/migrate-with-lock';
+import { IdempotencyRecordTaken } from '../../../platform/src/idempotency/request-record';
 import { InvalidAppend, WrongExpectedRevision } from '../errors';
+import { AppendBatcher, type ItemOutcome } from './append-batcher';
 import {
   EventStore,
   NO_STREAM,
@@ -10,7 +13,6 @@ import {
   type AppendResult,
   type EventHandler,
   type EventMetadata,
-  type ExpectedRevision,
   type NewEvent,
   type ReadAllOptions,
   type ReadEvent,
@@ -23,7 +25,8 @@ import { UUID } from '../../../platform/src/validation/uuid';
 
 /**
  * The event store on PostgreSQL: one append-only table, `unique (stream_name, revision)` as the
- * optimistic concurrency check, LISTEN/NOTIFY plus polling for live subscriptions.
+ * optimistic concurrency check, a NOTIFY in each append's transaction, and LISTEN plus polling
+ * for live subscriptions.
  *
  * Global order without gaps (docs/adr/0001-gap-free-global-order.md): positions come from a
  * sequence, so a transaction can commit after another one that drew a higher position. Each
@@ -38,19 +41,29 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
   /** The schema that holds the table and its functions; default `event_store`. */
   schema?: string;
+  /**
+   * Group commit (docs/adr/0008-write-path.md): appends that arrive while a batch is being written
+   * share the next statement and commit, up to `batchesInFlight` batches at a time (default 1).
+   * false: every append is a statement and a transaction of its own. Default true.
+   */
+  groupCommit?: boolean;
+  batchesInFlight?: number;
 }
+
+/** The most appends one group commit carries. */
+const MAX_BATCH_ITEMS = 256;
 
 const DEFAULT_SCHEMA = 'event_store';
 const DEFAULT_POLL_INTERVAL_MS = 500;
 const DEFAULT_READ_ALL_LIMIT = 1000;
 const SUBSCRIPTION_PAGE = 1000;
-// Under load, how long appends may wait to share one NOTIFY (a latency bound for live subscribers).
-const ANNOUNCE_GAP_MS = 5;
 
 // Advisory lock keys in the two-int key space: 'EVST', then what the lock guards.
 const LOCK_CLASS = 0x45565354;
 const MIGRATE_LOCK = 1;
 const RESERVE_LOCK = 2;
+// One transaction advisory lock per stream being appended to ('EVSS', hashtext(stream)).
+const STREAM_LOCK_CLASS = 0x45565353;
 
 const REVISION_KEY = 'events_stream_revision_key';
 const EVENT_ID_KEY = 'events_event_id_key';
@@ -140,44 +153,155 @@ function migrationSql(s: string): string {
     end
     $fn$;
 
-    -- One append in one statement (and so one round trip and one transaction): check the
-    -- expected revision, reserve positions, insert. A failed expectation writes nothing and
-    -- answers appended = false with the stream's revision; a racing append that took the same
-    -- revision meanwhile surfaces as a unique violation on ${REVISION_KEY}.
-    create or replace function ${s}.append(
-      stream text, expected text, expected_revision bigint, new_events jsonb, metadata jsonb,
-      recorded_at timestamptz,
-      out appended boolean, out current_revision bigint, out last_position bigint)
+    drop function if exists ${s}.append(text, text, bigint, jsonb, jsonb, timestamptz);
+
+    -- Appends in one statement, one transaction and one commit (group commit): each item of the
+    -- JSON array is { stream, expected ('any' | 'no_stream' | 'stream_exists' | 'revision'),
+    -- revision, events: [{ id, type, data }], metadata, recordedAt, record }. Each item is
+    -- appended whole or refused whole, with an answer of its own:
+    --   appended     its events are written (and its record writes, if any);
+    --   revision     its expected revision does not hold (item_revision: the stream's);
+    --   idempotency  its record insert finds the key taken (a twin of the request wrote it first).
+    -- Refusals write nothing and do not touch the other items. Items of one stream apply in order,
+    -- each seeing the ones before it. Streams are locked (transaction advisory locks, in one order
+    -- so batches never deadlock) until the commit, so a revision cannot move between its check
+    -- and its insert. Positions are reserved once for the whole batch, before its first write
+    -- (ADR 0001), and the appended event types are NOTIFYd with the commit.
+    --
+    -- record (the request's idempotency record, docs/adr/0008-write-path.md): { scope, keyHash,
+    -- commandId, begin: null | { fingerprint, createdAt, leaseSeconds, leaseToken }, answer: null
+    -- | { status, headers, body (base64), completedAt } }. A begin inserts the record (completed at
+    -- once when the answer comes too); an answer alone completes the record of that command.
+    create or replace function ${s}.append_batch(items jsonb)
+    returns table (item_index integer, item_outcome text, item_revision bigint, item_last_position bigint)
     language plpgsql as $fn$
     declare
-      n integer := jsonb_array_length(new_events);
+      item jsonb;
+      rec jsonb;
+      count_items integer := jsonb_array_length(items);
+      outcomes text[] := array_fill(null::text, array[count_items]);
+      revisions bigint[] := array_fill(null::bigint, array[count_items]);
+      heads jsonb := '{}';
+      claimed text[] := '{}';
+      -- The appended items' types, as their appends listed them (comma-separated); '' wakes everyone.
+      announced text := null;
+      wake_all boolean := false;
+      total integer := 0;
+      n integer;
+      cur bigint;
+      ok boolean;
+      lock_key integer;
+      next_position bigint;
       reserved record;
     begin
-      select coalesce(max(e.revision), -1) into current_revision
-        from ${s}.events e where e.stream_name = append.stream;
-      appended := case expected
-        when 'any' then true
-        when 'no_stream' then current_revision = -1
-        when 'stream_exists' then current_revision >= 0
-        when 'revision' then current_revision = expected_revision
-      end;
-      if appended is null then
-        raise exception 'unknown expectation % %', expected, expected_revision;
+      for lock_key in
+        select distinct hashtext(x->>'stream') from jsonb_array_elements(items) as x order by 1
+      loop
+        perform pg_advisory_xact_lock(${STREAM_LOCK_CLASS}, lock_key);
+      end loop;
+
+      -- Checks first (no writes before the reservation).
+      for i in 1 .. count_items loop
+        item := items->(i - 1);
+        n := jsonb_array_length(item->'events');
+        if heads ? (item->>'stream') then
+          cur := (heads->>(item->>'stream'))::bigint;
+        else
+          select coalesce(max(e.revision), -1) into cur from ${s}.events e where e.stream_name = item->>'stream';
+        end if;
+        ok := case item->>'expected'
+          when 'any' then true
+          when 'no_stream' then cur = -1
+          when 'stream_exists' then cur >= 0
+          when 'revision' then cur = (item->>'revision')::bigint
+        end;
+        if ok is null then
+          raise exception 'unknown expectation % %', item->>'expected', item->>'revision';
+        end if;
+        outcomes[i] := case when ok then 'appended' else 'revision' end;
+        rec := item->'record';
+        if ok and jsonb_typeof(rec->'begin') = 'object' then
+          if (rec->>'scope') || ' ' || (rec->>'keyHash') = any(claimed) or exists (
+               select 1 from platform.idempotency_records r
+                where r.scope = rec->>'scope' and r.key_hash = rec->>'keyHash') then
+            ok := false;
+            outcomes[i] := 'idempotency';
+          else
+            claimed := claimed || ((rec->>'scope') || ' ' || (rec->>'keyHash'));
+          end if;
+        end if;
+        revisions[i] := cur;
+        if ok then
+          heads := heads || jsonb_build_object(item->>'stream', cur + n);
+          total := total + n;
+        end if;
+      end loop;
+
+      if total > 0 then
+        select * into reserved from ${s}.reserve_positions(total);
+        next_position := reserved.first_position;
       end if;
-      if not appended then
-        return;
+
+      for i in 1 .. count_items loop
+        item_index := i;
+        item_outcome := outcomes[i];
+        item_revision := revisions[i];
+        item_last_position := null;
+        if outcomes[i] = 'appended' then
+          item := items->(i - 1);
+          rec := item->'record';
+          n := jsonb_array_length(item->'events');
+          if jsonb_typeof(rec->'begin') = 'object' then
+            insert into platform.idempotency_records
+              (scope, key_hash, command_id, fingerprint, state, created_at, lease_until, lease_token,
+               response_status, response_headers, response_body, completed_at)
+            values (rec->>'scope', rec->>'keyHash', (rec->>'commandId')::uuid, rec->'begin'->>'fingerprint',
+              case when jsonb_typeof(rec->'answer') = 'object' then 'completed' else 'in_progress' end,
+              (rec->'begin'->>'createdAt')::timestamptz,
+              case when jsonb_typeof(rec->'answer') = 'object' then '-infinity'::timestamptz
+                   else clock_timestamp() + make_interval(secs => (rec->'begin'->>'leaseSeconds')::float8) end,
+              (rec->'begin'->>'leaseToken')::uuid,
+              (rec->'answer'->>'status')::integer, rec->'answer'->'headers',
+              decode(rec->'answer'->>'body', 'base64'), (rec->'answer'->>'completedAt')::timestamptz);
+          elsif jsonb_typeof(rec->'answer') = 'object' then
+            update platform.idempotency_records
+               set state = 'completed', response_status = (rec->'answer'->>'status')::integer,
+                   response_headers = rec->'answer'->'headers',
+                   response_body = decode(rec->'answer'->>'body', 'base64'),
+                   completed_at = (rec->'answer'->>'completedAt')::timestamptz
+             where scope = rec->>'scope' and key_hash = rec->>'keyHash'
+               and command_id = (rec->>'commandId')::uuid;
+          end if;
+          if n > 0 then
+            insert into ${s}.events
+              (global_position, stream_name, revision, event_id, type, data, metadata, recorded_at, transaction_id)
+            select next_position + e.ord - 1, item->>'stream', revisions[i] + e.ord, (e.event->>'id')::uuid,
+                   e.event->>'type', e.event->'data', item->'metadata', (item->>'recordedAt')::timestamptz,
+                   reserved.transaction_id
+              from jsonb_array_elements(item->'events') with ordinality as e(event, ord);
+            if item->>'types' = '' then
+              wake_all := true;
+            else
+              announced := case when announced is null then item->>'types' else announced || ',' || (item->>'types') end;
+            end if;
+            next_position := next_position + n;
+            item_revision := revisions[i] + n;
+            item_last_position := next_position - 1;
+          end if;
+        end if;
+        return next;
+      end loop;
+
+      if total > 0 then
+        -- PostgreSQL's payload holds 8000 bytes: past that, everyone wakes and reads.
+        perform pg_notify('${s}_appended',
+          case when wake_all or length(announced) > 7000 then '' else announced end);
       end if;
-      select * into reserved from ${s}.reserve_positions(n);
-      insert into ${s}.events
-        (global_position, stream_name, revision, event_id, type, data, metadata, recorded_at, transaction_id)
-      select reserved.first_position + e.ord - 1, append.stream, current_revision + e.ord,
-             (e.event->>'id')::uuid, e.event->>'type', e.event->'data', append.metadata,
-             append.recorded_at, reserved.transaction_id
-        from jsonb_array_elements(new_events) with ordinality as e(event, ord);
-      current_revision := current_revision + n;
-      last_position := reserved.first_position + n - 1;
     end
     $fn$;
+
+    drop function if exists ${s}.announced_types(jsonb);
+    drop function if exists ${s}.announced_types(text[]);
 
     create or replace function ${s}.refuse_change() returns trigger
     language plpgsql as $fn$
@@ -202,6 +326,18 @@ function migrationSql(s: string): string {
     $do$;
   `;
 }
+
+/**
+ * The NOTIFY payload's part for one append: its event types, distinct and comma-separated, so
+ * that a subscriber handling none of them can stay asleep; '' (wake everyone) when a type is not a
+ * plain name (a comma would split it, a quote would break the JSON it travels in).
+ */
+function announcedTypes(events: readonly NewEvent[]): string {
+  const types = [...new Set(events.map((e) => e.type))].sort();
+  return types.every((type) => PLAIN_TYPE.test(type)) ? types.join(',') : '';
+}
+
+const PLAIN_TYPE = /^[A-Za-z0-9_.:-]+$/;
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
@@ -242,12 +378,10 @@ export class PostgresEventStore extends EventStore {
   private readonly channel: string;
   private readonly pollIntervalMs: number;
   private readonly subscriptions = new Set<LiveSubscription>();
-  private listener: Client | null = null;
-  private listening: Promise<void> | null = null;
-  private announcing: Promise<void> | null = null;
-  private announceWanted = false;
-  /** Event types appended since the last NOTIFY; null: too many to list (everyone wakes). */
-  private announceTypes: Set<string> | null = new Set();
+  private listening: Listening | null = null;
+  /** The LISTEN subscription of `onAppended` watchers. */
+  private watch: Listening | null = null;
+  private readonly batcher: AppendBatcher;
   private closed = false;
 
   constructor(
@@ -259,6 +393,11 @@ export class PostgresEventStore extends EventStore {
     this.schema = schemaOf(options);
     this.channel = `${this.schema}_appended`;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    const group = options.groupCommit ?? true;
+    this.batcher = new AppendBatcher((items) => this.writeBatch(items), {
+      maxInFlight: group ? (options.batchesInFlight ?? 1) : Number.POSITIVE_INFINITY,
+      maxItems: group ? MAX_BATCH_ITEMS : 1,
+    });
   }
 
   /**
@@ -291,19 +430,28 @@ export class PostgresEventStore extends EventStore {
       `events for ${stream}`,
     );
     const metadata = toJson(options.metadata, 'metadata');
+    const expected = options.expectedRevision;
+    // What the NOTIFY announces for this append (see `announcedTypes`).
+    const types = announcedTypes(events);
+    const item = {
+      json:
+        `{"stream":${JSON.stringify(stream)},"expected":"${typeof expected === 'bigint' ? 'revision' : expected}",` +
+        `"revision":${typeof expected === 'bigint' ? `"${expected}"` : 'null'},"events":${payload},` +
+        `"metadata":${metadata},"recordedAt":"${this.clock.now().toISOString()}","types":"${types}",` +
+        `"record":${options.record ? JSON.stringify(options.record) : 'null'}}`,
+    };
 
     // With 'any' and 'stream_exists' a concurrent append only moved the end of the stream, which
     // the caller's expectation still allows: take the new end and try again. Each retry means
-    // another append succeeded, so this cannot spin without the store making progress.
+    // another append succeeded, so this cannot spin without the store making progress. (Appends
+    // lock their streams, so this only happens beside a writer that does not.)
     for (;;) {
+      let outcome: ItemOutcome;
       try {
-        const result = await this.tryAppend(stream, payload, metadata, options.expectedRevision);
-        this.announce(events.map((e) => e.type));
-        return result;
+        outcome = await this.batcher.submit(item);
       } catch (error) {
         const { code, constraint } = pgError(error);
         if (code === '23505' && constraint === REVISION_KEY) {
-          const expected = options.expectedRevision;
           if (expected === 'any' || expected === 'stream_exists') continue;
           throw new WrongExpectedRevision(stream, expected, await this.revisionOf(stream));
         }
@@ -314,79 +462,34 @@ export class PostgresEventStore extends EventStore {
         if (code === '22P05') throw new InvalidAppend(`append to ${stream}: ${(error as Error).message}`);
         throw error;
       }
+      if (outcome.outcome === 'revision') throw new WrongExpectedRevision(stream, expected, outcome.revision);
+      if (outcome.outcome === 'idempotency') throw new IdempotencyRecordTaken();
+      this.appended(events.map((e) => e.type));
+      return { nextRevision: outcome.revision, position: outcome.lastPosition! };
     }
   }
 
-  private async tryAppend(
-    stream: string,
-    events: string,
-    metadata: string,
-    expected: ExpectedRevision,
-  ): Promise<AppendResult> {
+  /** Appends queued behind the batch being written (group commit's backlog; 0 when idle). */
+  get appendsWaiting(): number {
+    return this.batcher.waiting;
+  }
+
+  /** One statement for a batch of items (see `append_batch`). */
+  private async writeBatch(items: string): Promise<ItemOutcome[]> {
     const { rows } = await this.pool.query<{
-      appended: boolean;
-      current_revision: string;
-      last_position: string;
-    }>(
-      `select appended, current_revision, last_position from ${this.schema}.append($1, $2, $3, $4, $5, $6)`,
-      [
-        stream,
-        typeof expected === 'bigint' ? 'revision' : expected,
-        typeof expected === 'bigint' ? String(expected) : null,
-        events,
-        metadata,
-        this.clock.now().toISOString(),
-      ],
-    );
-    const { appended, current_revision, last_position } = rows[0];
-    if (!appended) throw new WrongExpectedRevision(stream, expected, BigInt(current_revision));
-    return { nextRevision: BigInt(current_revision), position: BigInt(last_position) };
-  }
-
-  /**
-   * Wakes live subscribers after a commit, in a transaction of its own. A NOTIFY inside the append
-   * would hold PostgreSQL's global notify lock across the commit's WAL flush and so serialise all
-   * appends. Here one NOTIFY per store is in flight at a time; appends that commit meanwhile share
-   * the next one, sent after a short gap so that a busy store spends its time appending rather than
-   * notifying. A lost notification only costs subscribers a poll interval, which is also why the
-   * NOTIFY skips the WAL flush.
-   */
-  private announce(types: readonly string[]): void {
-    this.announceWanted = true;
-    if (this.announceTypes) for (const type of types) this.announceTypes.add(type);
-    this.announcing ??= this.announceLoop();
-  }
-
-  /**
-   * The NOTIFY payload: the event types appended since the last one, comma-separated, so a
-   * subscriber that handles none of them can stay asleep. Empty (wake everyone) when the list
-   * would not fit PostgreSQL's 8000-byte payload or a type is not a plain name (the payload is
-   * written into the statement as a literal, so only letters, digits and `_.:-` get through).
-   */
-  private takeAnnouncedTypes(): string {
-    const types = this.announceTypes;
-    this.announceTypes = new Set();
-    if (!types) return '';
-    const list = [...types];
-    const payload = list.join(',');
-    return payload.length > 7000 || list.some((t) => !/^[A-Za-z0-9_.:-]+$/.test(t)) ? '' : payload;
-  }
-
-  private async announceLoop(): Promise<void> {
-    try {
-      while (this.announceWanted) {
-        this.announceWanted = false;
-        const payload = this.takeAnnouncedTypes();
-        await this.pool
-          .query(
-            `begin; set local synchronous_commit to off; select pg_notify('${this.channel}', '${payload}'); commit`,
-          )
-          .catch(() => undefined);
-        if (this.announceWanted) await new Promise((resolve) => setTimeout(resolve, ANNOUNCE_GAP_MS));
-      }
-    } finally {
-      this.announcing = null;
-    }
+      item_outcome: ItemOutcome['outcome'];
+      item_revision: string;
+      item_last_position: string | null;
+    }>({
+      name: `${this.schema}.append_batch`,
+      text: `select item_outcome, item_revision, item_last_position from ${this.schema}.append_batch($1)`,
+      values: [items],
+    });
+    return rows.map((row) => ({
+      outcome: row.item_outcome,
+      revision: BigInt(row.item_revision),
+      lastPosition: row.item_last_position === null ? null : BigInt(row.item_last_position),
+    }));
   }
 
   private async revisionOf(stream: string): Promise<bigint> {
@@ -401,34 +504,38 @@ export class PostgresEventStore extends EventStore {
     checkLimit(options.limit);
     // No visibility cut here: a stream is ordered by revision, which the unique key keeps gap-free,
     // and the command path must see the latest committed revision.
-    const { rows } = await this.pool.query<EventRow>(
-      `select ${COLUMNS} from ${this.schema}.events
+    const { rows } = await this.pool.query<EventRow>({
+      name: `${this.schema}.read_stream`,
+      text: `select ${COLUMNS} from ${this.schema}.events
         where stream_name = $1 and revision >= $2
         order by revision limit $3`,
-      [stream, String(options.fromRevision ?? 0n), options.limit ?? null],
-    );
+      values: [stream, String(options.fromRevision ?? 0n), options.limit ?? null],
+    });
     return rows.map(toRecorded);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     checkLimit(options.limit);
-    const { rows } = await this.pool.query<EventRow>(this.visiblePage(COLUMNS), [
-      String(options.fromPosition ?? 1n),
-      options.limit ?? DEFAULT_READ_ALL_LIMIT,
-    ]);
+    const { rows } = await this.pool.query<EventRow>({
+      ...this.visiblePage('read_all', COLUMNS),
+      values: [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT],
+    });
     return rows.map(toRecorded);
   }
 
   /** One statement: the payload columns only for `types`, the rest of each row for ordering. */
   override async readAllOf(types: readonly string[], options: ReadAllOptions = {}): Promise<ReadEvent[]> {
     checkLimit(options.limit);
-    const { rows } = await this.pool.query<PassedOrEventRow>(
-      this.visiblePage(`global_position, stream_name, revision, event_id, type, recorded_at,
+    const { rows } = await this.pool.query<PassedOrEventRow>({
+      ...this.visiblePage(
+        'read_all_of',
+        `global_position, stream_name, revision, event_id, type, recorded_at,
          type = any($3::text[]) as wanted,
          case when type = any($3::text[]) then data end as data,
-         case when type = any($3::text[]) then metadata end as metadata`),
-      [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT, types],
-    );
+         case when type = any($3::text[]) then metadata end as metadata`,
+      ),
+      values: [String(options.fromPosition ?? 1n), options.limit ?? DEFAULT_READ_ALL_LIMIT, types],
+    });
     return rows.map((row) =>
       row.wanted
         ? toRecorded(row)
@@ -438,13 +545,17 @@ export class PostgresEventStore extends EventStore {
 
   /**
    * A page of the global order from position $1, $2 events at most, with the gap-free rule of
-   * ADR 0001: no event an open transaction could still precede.
+   * ADR 0001: no event an open transaction could still precede. Named, so each connection
+   * prepares it once (projectors read a page many times a second).
    */
-  private visiblePage(columns: string): string {
-    return `select ${columns} from ${this.schema}.events
-      where global_position >= $1
-        and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-      order by global_position limit $2`;
+  private visiblePage(name: string, columns: string): { name: string; text: string } {
+    return {
+      name: `${this.schema}.${name}`,
+      text: `select ${columns} from ${this.schema}.events
+        where global_position >= $1
+          and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        order by global_position limit $2`,
+    };
   }
 
   async headPosition(): Promise<bigint> {
@@ -456,6 +567,14 @@ export class PostgresEventStore extends EventStore {
     return rows.length === 0 ? 0n : BigInt(rows[0].global_position);
   }
 
+  /** Every committed event is visible here, whatever is still committing below it. */
+  override async lastCommittedPosition(): Promise<bigint> {
+    const { rows } = await this.pool.query<{ last: string | null }>(
+      `select max(global_position)::text as last from ${this.schema}.events`,
+    );
+    return BigInt(rows[0].last ?? '0');
+  }
+
   subscribeToAll(options: SubscribeOptions, handler: EventHandler): Subscription {
     if (this.closed) throw new Error('the event store is closed');
     const subscription = new LiveSubscription({
@@ -463,53 +582,69 @@ export class PostgresEventStore extends EventStore {
       pageSize: SUBSCRIPTION_PAGE,
       pollIntervalMs: this.pollIntervalMs,
       beforeWait: () => this.ensureListening(),
-      onEnd: (s) => this.subscriptions.delete(s),
+      onEnd: (s) => {
+        this.subscriptions.delete(s);
+        // The last one gone: leave the LISTEN connection (its last subscriber closes it).
+        if (this.subscriptions.size === 0) void this.stopListening();
+      },
     });
     this.subscriptions.add(subscription);
     subscription.start(options.fromPosition, handler);
     return subscription;
   }
 
-  /** Stops every subscription and the LISTEN connection; the pool belongs to the caller. */
+  /** Stops every subscription and leaves the LISTEN connection; the pool belongs to the caller. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    await this.listening;
-    this.dropListener(this.listener);
-    await this.announcing;
+    await this.stopListening();
+    await this.watch?.close();
+    this.watch = null;
+  }
+
+  private async stopListening(): Promise<void> {
+    const listening = this.listening;
+    this.listening = null;
+    await listening?.close();
   }
 
   /**
-   * One LISTEN connection per store, opened with the pool's settings but outside the pool so it
-   * never takes a query slot. If it breaks, subscribers keep polling and the next wait reopens it.
+   * Live subscriptions wake on the process's LISTEN connection ({@link ListenConnection}), opened
+   * with the pool's connection string; without one they poll. If the connection breaks,
+   * subscribers keep polling and the next wait reopens it.
    */
   private ensureListening(): void {
-    if (this.closed || this.listening) return;
-    const client = new Client(this.pool.options);
-    client.on('notification', () => this.wakeAll());
-    client.on('error', () => this.dropListener(client));
-    client.on('end', () => this.dropListener(client));
-    this.listener = client;
-    this.listening = (async () => {
-      await client.connect();
-      await client.query(`listen ${this.channel}`);
-      if (this.closed) return this.dropListener(client);
-      // Whatever committed before LISTEN took effect notified nobody.
-      this.wakeAll();
-    })().catch(() => this.dropListener(client));
-  }
-
-  private dropListener(client: Client | null): void {
-    if (!client || client !== this.listener) return;
-    this.listener = null;
-    this.listening = null;
-    client.removeAllListeners('end');
-    client.on('error', () => undefined);
-    client.end().catch(() => undefined);
+    if (this.closed) return;
+    const url = this.pool.options.connectionString;
+    if (!url) return;
+    this.listening ??= ListenConnection.subscribe(url, this.channel, { notify: () => this.wakeAll() });
+    this.listening.ensure();
   }
 
   private wakeAll(): void {
     for (const s of this.subscriptions) s.wake();
+  }
+
+  /**
+   * While someone watches appends, the NOTIFYs of every process reach them (through the process's
+   * LISTEN connection); a lost connection tells them null (anything may have changed) and is
+   * reopened a second later.
+   */
+  protected override watching(active: boolean): void {
+    const url = this.pool.options.connectionString;
+    if (!active || !url || this.closed) {
+      void this.watch?.close();
+      this.watch = null;
+      return;
+    }
+    const watch = ListenConnection.subscribe(url, this.channel, {
+      notify: (payload) => {
+        this.appended(payload ? payload.split(',') : null);
+        if (!payload) setTimeout(() => watch.ensure(), 1000).unref();
+      },
+    });
+    this.watch = watch;
+    watch.ensure();
   }
 }
 

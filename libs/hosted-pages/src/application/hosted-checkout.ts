@@ -149,10 +149,11 @@ export class HostedCheckout {
    * Whether the partner takes ACH on its pages right now: `ach` in `hpp_settings.accepted_methods`
    * and the `ach_payments` flag on. Both are checked at session create; they are checked again
    * here because the partner may have changed them while the page was open, and a debit the
-   * partner no longer accepts must not be sent.
+   * partner no longer accepts must not be sent (a change is seen within the read caches' bound,
+   * READ_CACHE_MAX_AGE_MS, as by every charge).
    */
   private async achAccepted(partnerId: string): Promise<boolean> {
-    const { configuration } = await this.partners.get(partnerId);
+    const { configuration } = await this.partners.getCached(partnerId);
     const accepted = configuration.hppSettings.acceptedMethods;
     return (
       (accepted.length === 0 || accepted.includes('ach')) && isFlagEnabled(configuration, 'ach_payments')
@@ -165,7 +166,8 @@ export class HostedCheckout {
    * (as they do for surcharging). An empty list restricts nothing.
    */
   private async cardTypeRefusal(partnerId: string, pan: string): Promise<string | null> {
-    const accepted = (await this.partners.get(partnerId)).configuration.hppSettings.acceptedMethods;
+    // Cached reads, as a charge's (at most READ_CACHE_MAX_AGE_MS old; docs/adr/0008-write-path.md).
+    const accepted = (await this.partners.getCached(partnerId)).configuration.hppSettings.acceptedMethods;
     if (accepted.length === 0) return null;
     const kind = (await this.gateway.cardFunding(pan)) === 'credit' ? 'credit_card' : 'debit_card';
     if (accepted.includes(kind)) return null;
@@ -182,7 +184,7 @@ export class HostedCheckout {
     requestId: string,
   ): Promise<CheckoutOutcome> {
     const metadata = this.metadata(session, requestId, `complete:${session.failedAttempts}`);
-    const merchant = await this.merchants.get(session.merchantId);
+    const merchant = await this.merchants.getForPartnerCached(session.merchantId, session.partnerId);
     const instrument: VaultInstrument =
       input.paymentMethod === 'card'
         ? {

@@ -16,6 +16,7 @@ import { Clock } from '../../../platform/src/clock/clock';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor } from '../../../platform/src/http/request-metadata';
+import { RequestRecord } from '../../../platform/src/idempotency/request-record';
 import { DomainError } from '../../../platform/src/problem';
 import { PartnerReader, assertFeaturesEnabled, type FeatureNeed } from '../../../partners/src';
 import { assertMerchantTransactable, CustomFieldsInvalid } from '../../../transactions/src';
@@ -26,6 +27,7 @@ import {
   type HppSessionCreateResource,
   type HppSessionResource,
 } from '../domain/session/session-resource';
+import type { HppSession } from '../domain/session/session';
 import { RunHppSessionCommand } from './hpp-session-commands';
 import { HppSessionReader } from './hpp-session-reader';
 import { HppUrls } from './hpp-urls';
@@ -130,7 +132,8 @@ export class HppSessions {
     const parsed = parseSessionRequest(body);
     assertFeaturesEnabled(caller.enabledFeatures, featuresNeeded(parsed));
     await this.assertMethodAccepted(caller.partnerId, parsed.paymentMethod);
-    const merchant = await this.merchants.getForPartner(parsed.merchantId, caller.partnerId);
+    // Cached reads (at most READ_CACHE_MAX_AGE_MS old; docs/adr/0008-write-path.md).
+    const merchant = await this.merchants.getForPartnerCached(parsed.merchantId, caller.partnerId);
     // The rule a charge applies, so a page is never handed to a payer whose payment would be refused.
     assertMerchantTransactable(merchant, this.config.appEnv);
     if (parsed.customerId !== null) {
@@ -139,6 +142,10 @@ export class HppSessions {
     const customFields = this.customFieldsFor(merchant, parsed);
     const price = await this.priceOf(merchant, parsed);
 
+    const answer = (session: HppSession) =>
+      toSessionCreateResource(session, this.urls.of(session.id), this.clock.now());
+    // The request's only write: the record, HppSessionCreated and this answer commit together.
+    RequestRecord.current()?.answerWith((state) => answer(state as HppSession));
     const { state: session } = await this.commands.execute(
       new RunHppSessionCommand(
         {
@@ -149,9 +156,10 @@ export class HppSessions {
           price,
         },
         metadata,
+        { final: true },
       ),
     );
-    return toSessionCreateResource(session, this.urls.of(session.id), this.clock.now());
+    return answer(session);
   }
 
   /** The read form, with the effective state (a PENDING session past `expires_at` reads EXPIRED). */
@@ -185,7 +193,7 @@ export class HppSessions {
     partnerId: string,
     paymentMethod: HppSessionRequest['paymentMethod'],
   ): Promise<void> {
-    const accepted = (await this.partners.get(partnerId)).configuration.hppSettings.acceptedMethods;
+    const accepted = (await this.partners.getCached(partnerId)).configuration.hppSettings.acceptedMethods;
     // An empty list (never stored: the settings refuse one) would restrict nothing, as on the page.
     if (accepted.length > 0 && !METHODS_OF[paymentMethod].some((method) => accepted.includes(method))) {
       throw new PaymentMethodNotAccepted(paymentMethod, accepted);

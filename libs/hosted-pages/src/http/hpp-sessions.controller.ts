@@ -4,6 +4,7 @@ import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
 import { PartnerRoute, RequiresFeature } from '../../../platform/src/auth/access';
 import type { PartnerPrincipal } from '../../../platform/src/auth/principal';
 import { CurrentPartner, metadataOf } from '../../../platform/src/http/request-metadata';
+import { RecordWithFirstAppend } from '../../../platform/src/idempotency/idempotency.interceptor';
 import { HppSessions } from '../application/hpp-sessions.service';
 import { Describe } from '../../../platform/src/openapi/describe';
 import { HppSessionCreateSchema, HppSessionSchema } from '../domain/session/session-resource';
@@ -29,6 +30,7 @@ export class HppSessionsController {
     response: HppSessionCreateSchema,
     errors: [404, 422, 501],
   })
+  @RecordWithFirstAppend()
   async create(
     @Body() body: unknown,
     @CurrentPartner() caller: PartnerPrincipal,

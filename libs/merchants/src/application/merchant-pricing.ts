@@ -19,7 +19,7 @@ export class MerchantPricing {
     /** The merchant's partner, when the caller has it already. */
     partner?: Partner,
   ): Promise<TransactionPrice> {
-    partner ??= await this.partners.get(merchant.partnerId);
+    partner ??= await this.partners.getCached(merchant.partnerId);
     const eligibility = feeEligibility({
       merchantId: merchant.id,
       merchantState: merchant.state,

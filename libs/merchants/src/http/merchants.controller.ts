@@ -12,6 +12,7 @@ import { pagedList } from '../../../platform/src/http/paged-list';
 import { CursorCodec } from '../../../platform/src/pagination/pagination';
 import { queryParam, strictQuery } from '../../../platform/src/http/strict-query';
 import { UuidParam } from '../../../platform/src/http/uuid-param.pipe';
+import { RecordWithFirstAppend } from '../../../platform/src/idempotency/idempotency.interceptor';
 import { hipaaBaaStatusFor } from '../application/merchant-catalog';
 import type { MerchantCommandInput } from '../application/merchant-commands';
 import { MerchantReader } from '../application/merchant-reader';
@@ -73,27 +74,35 @@ export class MerchantsController {
   @Post()
   @PartnerRoute('merchant:write')
   @Describe({ summary: 'Create a merchant (DRAFT)', response: MerchantResourceSchema })
+  @RecordWithFirstAppend()
   async create(
     @Body() body: CreateMerchantDto,
     @CurrentPartner() caller: PartnerPrincipal,
     @Req() request: FastifyRequest,
   ) {
     const merchantId = idFor(request.commandId, 'merchant', randomUUID);
-    const merchant = await this.run(request, caller, {
-      type: 'CreateMerchant',
-      merchantId,
-      partnerId: caller.partnerId,
-      businessName: body.business_name,
-      contactEmail: body.contact_email,
-      contactName: body.contact_name,
-      merchantCategoryCode: body.merchant_category_code,
-      authorizedSignerName: body.authorized_signer_name ?? null,
-      authorizedSignerEmail: body.authorized_signer_email ?? null,
-      channel: body.channel,
-      locationCount: body.location_count ?? null,
-      businessState: body.business_state ?? null,
-      hipaaBaaStatus: hipaaBaaStatusFor(body.merchant_category_code),
-    });
+    const merchant = await runMerchantCommand(
+      this.commands,
+      request,
+      caller.partnerId,
+      {
+        type: 'CreateMerchant',
+        merchantId,
+        partnerId: caller.partnerId,
+        businessName: body.business_name,
+        contactEmail: body.contact_email,
+        contactName: body.contact_name,
+        merchantCategoryCode: body.merchant_category_code,
+        authorizedSignerName: body.authorized_signer_name ?? null,
+        authorizedSignerEmail: body.authorized_signer_email ?? null,
+        channel: body.channel,
+        locationCount: body.location_count ?? null,
+        businessState: body.business_state ?? null,
+        hipaaBaaStatus: hipaaBaaStatusFor(body.merchant_category_code),
+      },
+      // One commit: the record, MerchantCreated and this answer.
+      toMerchantResource,
+    );
     return toMerchantResource(merchant);
   }
 

@@ -1,11 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
-import { EventStore, type RecordedEvent } from '../../../event-store/src';
+import { EventStore, appendInvalidatedCache, type RecordedEvent } from '../../../event-store/src';
+import { ProjectionRunner } from '../../../projections/src';
 import { CredentialDirectory, type PartnerCredential } from '../../../platform/src/auth/credential-directory';
+import { RecentCache } from '../../../platform/src/cache/recent-cache';
+import type { AppConfig } from '../../../platform/src/config/config';
+import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { CURRENT_API_VERSION } from '../../../platform/src/http/api-version';
 import { evolve, initialState, type Partner } from '../domain/partner';
 import { PartnerNotFound } from '../domain/partner-errors';
-import type { PartnerEvent } from '../domain/partner-events';
+import { PARTNER_EVENT_TYPES, type PartnerEvent } from '../domain/partner-events';
 import { partnerStream } from '../domain/partner-stream';
 
 /**
@@ -14,10 +18,18 @@ import { partnerStream } from '../domain/partner-stream';
  */
 @Injectable()
 export class PartnerReader {
+  private readonly recent: RecentCache<Partner>;
+
   constructor(
     private readonly store: EventStore,
     private readonly pool: Pool,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.recent = appendInvalidatedCache(store, PARTNER_EVENT_TYPES, {
+      maxAgeMs: config.readCacheMaxAgeMs,
+      maxEntries: CACHED_PARTNERS,
+    });
+  }
 
   /** `live_merchant_count`: the partner's merchants in state LIVE (merchant-list read model). */
   async liveMerchantCount(partnerId: string): Promise<number> {
@@ -45,16 +57,51 @@ export class PartnerReader {
     if (!partner) throw new PartnerNotFound(partnerId);
     return partner;
   }
+
+  /**
+   * The partner as of at most `READ_CACHE_MAX_AGE_MS` ago (usually as of now: a change made here
+   * shows at once, one made on another process as soon as its NOTIFY arrives): for the hot paths
+   * that read its configuration on every request (pricing, the AVS policy). Never for an answer
+   * that shows the partner: those read `get`.
+   */
+  getCached(partnerId: string): Promise<Partner> {
+    return this.recent.get(partnerId, () => this.get(partnerId));
+  }
 }
 
-/** The guard's key lookup, over the `partner-access` read model. */
+/** Partners kept by each process's cache (a few kilobytes each). */
+const CACHED_PARTNERS = 5_000;
+
+/**
+ * The guard's key lookup, over the `partner-access` read model, cached: a key is read once per
+ * `READ_CACHE_MAX_AGE_MS` at most, and its entries are forgotten as soon as this process's runner
+ * has the read model past a partner event (a key revoked, a flag switched, a partner suspended),
+ * whichever process wrote it. So a change is refused everywhere within that bound (1 s), usually
+ * within milliseconds. An unknown prefix is never cached.
+ */
 @Injectable()
 export class SqlCredentialDirectory extends CredentialDirectory {
-  constructor(private readonly pool: Pool) {
+  private readonly recent: RecentCache<PartnerCredential | null>;
+
+  constructor(
+    private readonly pool: Pool,
+    projections: ProjectionRunner,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
     super();
+    this.recent = new RecentCache({ maxAgeMs: config.readCacheMaxAgeMs, maxEntries: CACHED_KEYS });
+    projections.onApplied('partner-access', () => this.recent.invalidate());
   }
 
   async findByPrefix(prefix: string): Promise<PartnerCredential | null> {
+    return this.recent.get(
+      prefix,
+      () => this.lookUp(prefix),
+      (found) => found !== null,
+    );
+  }
+
+  private async lookUp(prefix: string): Promise<PartnerCredential | null> {
     const { rows } = await this.pool.query<{
       key_id: string;
       prefix: string;
@@ -65,14 +112,15 @@ export class SqlCredentialDirectory extends CredentialDirectory {
       ip_allowlist: string[];
       rate_limit_tier: string;
       api_version: string | null;
-    }>(
-      `select k.key_id, k.prefix, k.partner_id, k.key_hash, k.scopes,
+    }>({
+      name: 'partners.credential_by_prefix',
+      text: `select k.key_id, k.prefix, k.partner_id, k.key_hash, k.scopes,
               a.enabled_features, a.ip_allowlist, a.rate_limit_tier,
               a.snapshot #>> '{configuration,apiVersion}' as api_version
          from api_keys k join partner_access a on a.partner_id = k.partner_id
         where k.prefix = $1`,
-      [prefix],
-    );
+      values: [prefix],
+    });
     const row = rows[0];
     if (!row) return null;
     return {
@@ -88,3 +136,6 @@ export class SqlCredentialDirectory extends CredentialDirectory {
     };
   }
 }
+
+/** Keys kept by each process's cache (under a kilobyte each). */
+const CACHED_KEYS = 10_000;

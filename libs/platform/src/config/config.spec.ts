@@ -19,6 +19,7 @@ describe('configuration', () => {
       httpHeadersTimeoutMs: 10000,
       httpRequestTimeoutMs: 30000,
       httpKeepAliveTimeoutMs: 5000,
+      readCacheMaxAgeMs: 1000,
       trustProxy: [],
     });
   });
@@ -40,6 +41,7 @@ describe('configuration', () => {
       HTTP_HEADERS_TIMEOUT_MS: '2000',
       HTTP_REQUEST_TIMEOUT_MS: '60000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+      READ_CACHE_MAX_AGE_MS: '250',
       TRUST_PROXY: '10.0.0.0/8, 172.16.0.0/12,::1',
     });
     expect(config).toMatchObject({
@@ -56,6 +58,7 @@ describe('configuration', () => {
       httpHeadersTimeoutMs: 2000,
       httpRequestTimeoutMs: 60000,
       httpKeepAliveTimeoutMs: 65000,
+      readCacheMaxAgeMs: 250,
       trustProxy: ['10.0.0.0/8', '172.16.0.0/12', '::1'],
     });
   });
@@ -108,6 +111,11 @@ describe('configuration', () => {
       /HTTP_HEADERS_TIMEOUT_MS="0": must be a whole number from 100 to 600000/,
     ],
     ['HTTP_REQUEST_TIMEOUT_MS', { HTTP_REQUEST_TIMEOUT_MS: '30s' }, /HTTP_REQUEST_TIMEOUT_MS="30s"/],
+    [
+      'READ_CACHE_MAX_AGE_MS',
+      { READ_CACHE_MAX_AGE_MS: '60001' },
+      /READ_CACHE_MAX_AGE_MS="60001": must be a whole number from 0 to 60000/,
+    ],
     [
       'HTTP_REQUEST_TIMEOUT_MS',
       { HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' },

@@ -35,6 +35,11 @@ export interface AppConfig {
   /** How long an idle keep-alive connection stays open after a response. */
   httpKeepAliveTimeoutMs: number;
   /**
+   * The longest a read cache (API key, partner, merchant, stored credential) serves an entry:
+   * the bound on how late a change made on another process is seen. 0 turns the caches off.
+   */
+  readCacheMaxAgeMs: number;
+  /**
    * Addresses or CIDR ranges of the proxies in front of the service, whose `X-Forwarded-For` names
    * the client; empty: the socket's peer is the client, and `X-Forwarded-For` is ignored.
    */
@@ -208,6 +213,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     httpHeadersTimeoutMs,
     httpRequestTimeoutMs,
     httpKeepAliveTimeoutMs,
+    readCacheMaxAgeMs: integer(env, 'READ_CACHE_MAX_AGE_MS', 1000, 0, 60_000),
     trustProxy,
   };
 }

@@ -47,7 +47,7 @@ const UNAVAILABLE_MESSAGE =
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   if (error instanceof DatabaseUnavailable) return true;
-  const { code, type, details, message, driverError, cause, errors } = error as {
+  const { code, type, details, message, driverError, cause, errors, address } = error as {
     code?: unknown;
     type?: unknown;
     details?: unknown;
@@ -55,10 +55,13 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     driverError?: unknown;
     cause?: unknown;
     errors?: unknown;
+    address?: unknown;
   };
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE_CODES.has(code))) {
     return true;
   }
+  // A server's Unix socket is gone while it is down (a clean stop removes it).
+  if (code === 'ENOENT' && typeof address === 'string' && address.includes('.s.PGSQL.')) return true;
   if (typeof type === 'string' && UNAVAILABLE_KURRENTDB_TYPES.has(type)) return true;
   if (typeof code === 'number' && typeof details === 'string' && UNAVAILABLE_GRPC_CODES.has(code))
     return true;

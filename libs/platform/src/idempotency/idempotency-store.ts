@@ -13,6 +13,32 @@ export interface StoredResponse {
   body: unknown;
 }
 
+/** What `lookup` finds for a key, without writing anything. */
+export type LookupOutcome =
+  /** No record: the request may run, and its record goes with its first append. */
+  | { kind: 'absent' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'reused' }
+  | { kind: 'in_progress'; retryAfterSeconds: number }
+  /** A run that died (its lease ran out), or a record past the window: `begin` takes it over. */
+  | { kind: 'take_over' };
+
+/**
+ * The writes of one request's record that go in the same transaction as one of its appends
+ * (docs/adr/0008-write-path.md): `begin` inserts the record (in progress, with a lease) with the
+ * request's first append; `answer` stores the response with its last one. An append refused for
+ * its expected revision writes neither; one whose `begin` finds the key taken writes nothing and
+ * is refused ({@link IdempotencyRecordTaken}).
+ */
+export interface RecordWrites {
+  scope: string;
+  keyHash: string;
+  commandId: string;
+  begin: { fingerprint: string; createdAt: string; leaseSeconds: number; leaseToken: string } | null;
+  /** The sealed response body is base64. */
+  answer: { status: number; headers: Record<string, string>; body: string; completedAt: string } | null;
+}
+
 export type BeginOutcome =
   /**
    * Run the request. `commandId` goes on every event as `causation_id`; `lease` names this run's
@@ -35,6 +61,23 @@ export interface IdempotencyOptions {
   maxHoldSeconds?: number;
   /** After this, on the service clock, the key is fresh again (spec: 24 hours). */
   windowSeconds?: number;
+  /**
+   * The event store writes records in its appends' transactions (PostgreSQL): a request's record
+   * may then wait for its first append, and its answer ride its last one. Off for a store that
+   * cannot (KurrentDB): every record is written on its own, before the request runs.
+   */
+  joinsAppends?: boolean;
+}
+
+interface RecordRow {
+  command_id: string;
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  created_at: Date;
+  lease_seconds_left: number;
+  response_status: number | null;
+  response_headers: Record<string, string> | null;
+  response_body: Buffer | null;
 }
 
 /** A running request's hold on its key: renewed in the background until released. */
@@ -78,6 +121,7 @@ export class IdempotencyStore {
   readonly heartbeatSeconds: number;
   private readonly maxHoldSeconds: number;
   private readonly windowSeconds: number;
+  readonly joinsAppends: boolean;
 
   constructor(
     private readonly pool: Pool,
@@ -88,6 +132,7 @@ export class IdempotencyStore {
     this.heartbeatSeconds = options.heartbeatSeconds ?? 1;
     this.maxHoldSeconds = options.maxHoldSeconds ?? 120;
     this.windowSeconds = options.windowSeconds ?? 24 * 60 * 60;
+    this.joinsAppends = options.joinsAppends ?? false;
     // A lease must survive a missed heartbeat or two (a busy event loop, a slow pool).
     if (this.heartbeatSeconds * 3 > this.leaseSeconds) {
       throw new Error('idempotency lease must be at least three heartbeats long');
@@ -114,28 +159,20 @@ export class IdempotencyStore {
     const now = this.clock.now();
     const commandId = options.commandId ?? randomUUID();
     const lease = randomUUID();
-    const inserted = await this.pool.query(
-      `insert into platform.idempotency_records
+    const inserted = await this.pool.query({
+      name: 'idempotency.begin',
+      text: `insert into platform.idempotency_records
          (scope, key_hash, command_id, fingerprint, state, created_at, lease_until, lease_token)
        values ($1, $2, $3, $4, 'in_progress', $5, clock_timestamp() + make_interval(secs => $6), $7)
        on conflict (scope, key_hash) do nothing`,
-      [scope, keyHash, commandId, fingerprint, now, this.leaseSeconds, lease],
-    );
+      values: [scope, keyHash, commandId, fingerprint, now, this.leaseSeconds, lease],
+    });
     if (inserted.rowCount === 1) return { kind: 'execute', commandId, resumed: false, lease };
 
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      const { rows } = await client.query<{
-        command_id: string;
-        fingerprint: string;
-        state: 'in_progress' | 'completed';
-        created_at: Date;
-        lease_seconds_left: number;
-        response_status: number | null;
-        response_headers: Record<string, string> | null;
-        response_body: Buffer | null;
-      }>(
+      const { rows } = await client.query<RecordRow>(
         `select command_id, fingerprint, state, created_at, response_status, response_headers,
                 response_body, extract(epoch from lease_until - clock_timestamp())::float8 as lease_seconds_left
            from platform.idempotency_records where scope = $1 and key_hash = $2 for update`,
@@ -160,20 +197,9 @@ export class IdempotencyStore {
       } else if (row.fingerprint !== fingerprint) {
         outcome = { kind: 'reused' };
       } else if (row.state === 'completed') {
-        outcome = {
-          kind: 'replay',
-          response: {
-            status: row.response_status!,
-            headers: row.response_headers ?? {},
-            body: decrypt(row.response_body, scope, key),
-          },
-        };
+        outcome = { kind: 'replay', response: this.responseOf(row, scope, key) };
       } else if (row.lease_seconds_left > 0) {
-        // By the next heartbeat the holder has either finished (the retry replays), renewed (it is
-        // alive: wait again) or let the lease run down (it died: a retry soon takes over). So the
-        // wait is a heartbeat, never the whole lease.
-        const wait = Math.min(row.lease_seconds_left, this.heartbeatSeconds);
-        outcome = { kind: 'in_progress', retryAfterSeconds: Math.max(1, Math.ceil(wait)) };
+        outcome = { kind: 'in_progress', retryAfterSeconds: this.retryAfter(row) };
       } else {
         // The first run died (or failed) without an answer: this request takes over under the
         // same command id, so events the first run already appended are recognised, not repeated.
@@ -195,14 +221,123 @@ export class IdempotencyStore {
     }
   }
 
+  /**
+   * What the key's record says, read without writing: the first step of a request whose record
+   * waits for its first append. `take_over` (a dead run's expired lease, or a record past the
+   * window) is for `begin`, which writes.
+   */
+  async lookup(scope: string, key: string, fingerprint: string): Promise<LookupOutcome> {
+    const { rows } = await this.pool.query<RecordRow>({
+      name: 'idempotency.lookup',
+      text: `select command_id, fingerprint, state, created_at, response_status, response_headers, response_body,
+                    extract(epoch from lease_until - clock_timestamp())::float8 as lease_seconds_left
+               from platform.idempotency_records where scope = $1 and key_hash = $2`,
+      values: [scope, hashOf(scope, key)],
+    });
+    const row = rows[0];
+    if (!row) return { kind: 'absent' };
+    if (this.clock.now().getTime() - row.created_at.getTime() >= this.windowSeconds * 1000) {
+      return { kind: 'take_over' };
+    }
+    if (row.fingerprint !== fingerprint) return { kind: 'reused' };
+    if (row.state === 'completed') return { kind: 'replay', response: this.responseOf(row, scope, key) };
+    if (row.lease_seconds_left > 0) return { kind: 'in_progress', retryAfterSeconds: this.retryAfter(row) };
+    return { kind: 'take_over' };
+  }
+
+  /** The insert of a new record (in progress, with a lease), for an append's transaction. */
+  beginWrite(
+    scope: string,
+    key: string,
+    commandId: string,
+    fingerprint: string,
+    lease: string,
+  ): RecordWrites {
+    return {
+      scope,
+      keyHash: hashOf(scope, key),
+      commandId,
+      begin: {
+        fingerprint,
+        createdAt: this.clock.now().toISOString(),
+        leaseSeconds: this.leaseSeconds,
+        leaseToken: lease,
+      },
+      answer: null,
+    };
+  }
+
+  /** The answer of a record, sealed as `complete` stores it, for an append's transaction. */
+  answerWrite(scope: string, key: string, response: StoredResponse): NonNullable<RecordWrites['answer']> {
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: encrypt(response.body, scope, key).toString('base64'),
+      completedAt: this.clock.now().toISOString(),
+    };
+  }
+
+  /**
+   * A request that appended nothing stores its answer as a new, completed record: true, or false
+   * when the key was taken meanwhile (a twin ran; `lookup` says what to answer).
+   */
+  async insertCompleted(
+    scope: string,
+    key: string,
+    commandId: string,
+    fingerprint: string,
+    response: StoredResponse,
+  ): Promise<boolean> {
+    const now = this.clock.now();
+    const inserted = await this.pool.query({
+      name: 'idempotency.insert_completed',
+      text: `insert into platform.idempotency_records
+               (scope, key_hash, command_id, fingerprint, state, created_at, lease_until, response_status,
+                response_headers, response_body, completed_at)
+             values ($1, $2, $3, $4, 'completed', $5, '-infinity', $6, $7, $8, $5)
+             on conflict (scope, key_hash) do nothing`,
+      values: [
+        scope,
+        hashOf(scope, key),
+        commandId,
+        fingerprint,
+        now,
+        response.status,
+        JSON.stringify(response.headers),
+        encrypt(response.body, scope, key),
+      ],
+    });
+    return inserted.rowCount === 1;
+  }
+
+  private responseOf(row: RecordRow, scope: string, key: string): StoredResponse {
+    return {
+      status: row.response_status!,
+      headers: row.response_headers ?? {},
+      body: decrypt(row.response_body, scope, key),
+    };
+  }
+
+  /**
+   * By the next heartbeat the holder has either finished (the retry replays), renewed (it is
+   * alive: wait again) or let the lease run down (it died: a retry soon takes over). So the wait
+   * is a heartbeat, never the whole lease.
+   */
+  private retryAfter(row: RecordRow): number {
+    return Math.max(1, Math.ceil(Math.min(row.lease_seconds_left, this.heartbeatSeconds)));
+  }
+
   /** Stores the answer. Only the run holding `commandId` may complete the record. */
   async complete(scope: string, key: string, commandId: string, response: StoredResponse): Promise<void> {
-    await this.pool.query(
-      `update platform.idempotency_records
+    // Completed already only by this very command (an answer stored with its last append that the
+    // handler's own answer then differed from): the handler's answer is the one to keep.
+    await this.pool.query({
+      name: 'idempotency.complete',
+      text: `update platform.idempotency_records
           set state = 'completed', response_status = $4, response_headers = $5, response_body = $6,
               completed_at = $7
-        where scope = $1 and key_hash = $2 and command_id = $3 and state = 'in_progress'`,
-      [
+        where scope = $1 and key_hash = $2 and command_id = $3`,
+      values: [
         scope,
         hashOf(scope, key),
         commandId,
@@ -211,7 +346,7 @@ export class IdempotencyStore {
         encrypt(response.body, scope, key),
         this.clock.now(),
       ],
-    );
+    });
   }
 
   /**
@@ -273,7 +408,7 @@ export class IdempotencyStore {
   }
 }
 
-function hashOf(scope: string, key: string): string {
+export function hashOf(scope: string, key: string): string {
   return createHash('sha256').update(`${scope}\u0000${key}`).digest('hex');
 }
 

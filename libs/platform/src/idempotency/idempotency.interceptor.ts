@@ -7,14 +7,31 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { catchError, defer, finalize, from, mergeMap, of, type Observable } from 'rxjs';
+import { randomUUID } from 'node:crypto';
+import { catchError, defer, finalize, from, lastValueFrom, mergeMap, of, type Observable } from 'rxjs';
 import { ProblemException, renderedProblem, toProblem } from '../problem/problem.filter';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/problem';
 import { checkIdempotencyKey } from './idempotency-key';
-import { IdempotencyStore, fingerprintOf, type StoredResponse } from './idempotency-store';
+import {
+  IdempotencyStore,
+  canonicalJson,
+  fingerprintOf,
+  type BeginOutcome,
+  type LookupOutcome,
+  type StoredResponse,
+} from './idempotency-store';
+import { IdempotencyRecordTaken, RequestRecord } from './request-record';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH']);
 const KEPT_HEADERS = ['content-type', 'location'];
+
+/**
+ * A route whose first effect is an event append through the command path (nothing before it
+ * writes, calls out or stores anything): its idempotency record may wait for that append and be
+ * written in the same commit (docs/adr/0008-write-path.md). Other routes write the record first.
+ */
+export const RECORD_WITH_FIRST_APPEND = 'record-with-first-append';
+export const RecordWithFirstAppend = () => SetMetadata(RECORD_WITH_FIRST_APPEND, true);
 
 /** A write that derives its own idempotency key (a hosted-page form post) opts out here. */
 export const NO_IDEMPOTENCY_HEADER = 'no-idempotency-header';
@@ -66,74 +83,169 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const scope = idempotencyScope(request);
     const fingerprint = fingerprintOf(request.method, request.url, request.body);
 
-    return from(this.store.begin(scope, key, fingerprint)).pipe(
-      mergeMap((outcome) => {
-        switch (outcome.kind) {
-          case 'replay':
-            return of(replay(reply, outcome.response));
-          case 'reused':
-            throw new ProblemException(
-              problem(
-                422,
-                'idempotency_key_reused',
-                'this Idempotency-Key was used with a different request; use a new key for a new request',
-              ),
+    const running: Running = { request, reply, next, scope, key, fingerprint };
+    const deferred =
+      this.store.joinsAppends &&
+      this.reflector.getAllAndOverride<boolean | undefined>(RECORD_WITH_FIRST_APPEND, [
+        context.getHandler(),
+        context.getClass(),
+      ]) === true;
+    if (deferred) {
+      // Read, don't write: the record goes with the request's first append (one commit for both).
+      return from(this.store.lookup(scope, key, fingerprint)).pipe(
+        mergeMap((found) => {
+          if (found.kind === 'absent') {
+            return this.execute(
+              running,
+              { commandId: randomUUID(), resumed: false, lease: randomUUID() },
+              false,
             );
-          case 'in_progress':
-            // CONTRACT §7: every write answers its running twin alike, a transaction too. A 502
-            // would say the gateway's answer was lost, which is not what happened (and would be
-            // logged as a failure); the twin is told to come back in about a heartbeat.
-            throw new ProblemException(
-              problem(
-                409,
-                'idempotency_key_in_progress',
-                'a request with this Idempotency-Key is still running; retry with the SAME key after the Retry-After delay',
-                { retryable: true },
-              ),
-              { 'retry-after': String(outcome.retryAfterSeconds) },
-            );
-          case 'execute': {
-            request.commandId = outcome.commandId;
-            request.commandFresh = !outcome.resumed;
-            request.idempotencyKey = key;
-            // The heartbeat starts with the handler and stops however it ends (answer, error,
-            // or the caller going away), so no renewal outlives the run.
-            return defer(() => {
-              const hold = this.store.hold(scope, key, outcome.lease);
-              return next.handle().pipe(
-                mergeMap(async (body: unknown) => {
-                  await hold.release();
-                  await this.store.complete(scope, key, outcome.commandId, {
-                    status: reply.statusCode,
-                    headers: keptHeaders(reply),
-                    body: body ?? null,
-                  });
-                  return body;
-                }),
-                catchError(async (error: unknown) => {
-                  await hold.release();
-                  const { body, headers } = toProblem(error);
-                  // 5xx and retryable refusals (a lost race) have no definite answer to keep.
-                  if (body.status >= 500 || body.retryable === true) {
-                    await this.store.abandon(scope, key, outcome.lease);
-                  } else {
-                    await this.store.complete(scope, key, outcome.commandId, {
-                      status: body.status,
-                      headers: { ...headers, 'content-type': PROBLEM_CONTENT_TYPE },
-                      // As the problem filter renders it, so a replay is byte-equal.
-                      body: renderedProblem(request, body),
-                    });
-                  }
-                  throw error;
-                }),
-                finalize(() => void hold.release()),
-              );
-            });
           }
-        }
-      }),
+          if (found.kind === 'take_over') return this.begin(running);
+          return this.answerFor(reply, found);
+        }),
+      );
+    }
+    return this.begin(running);
+  }
+
+  /** Writes the record first (its own commit), then runs the request, or answers for the record. */
+  private begin(r: Running): Observable<unknown> {
+    return from(this.store.begin(r.scope, r.key, r.fingerprint)).pipe(
+      mergeMap((outcome) =>
+        outcome.kind === 'execute' ? this.execute(r, outcome, true) : this.answerFor(r.reply, outcome),
+      ),
     );
   }
+
+  /** The answer a record gives a request that may not run: its replay, or why not (422, 409). */
+  private answerFor(
+    reply: FastifyReply,
+    found: Exclude<LookupOutcome, { kind: 'absent' }> | Exclude<BeginOutcome, { kind: 'execute' }>,
+  ): Observable<unknown> {
+    switch (found.kind) {
+      case 'replay':
+        return of(replay(reply, found.response));
+      case 'reused':
+        throw new ProblemException(
+          problem(
+            422,
+            'idempotency_key_reused',
+            'this Idempotency-Key was used with a different request; use a new key for a new request',
+          ),
+        );
+      case 'in_progress':
+      case 'take_over':
+        // CONTRACT §7: every write answers its running twin alike, a transaction too. A 502
+        // would say the gateway's answer was lost, which is not what happened (and would be
+        // logged as a failure); the twin is told to come back in about a heartbeat. (A dead run's
+        // record seen only after a race: the retry takes it over.)
+        throw new ProblemException(
+          problem(
+            409,
+            'idempotency_key_in_progress',
+            'a request with this Idempotency-Key is still running; retry with the SAME key after the Retry-After delay',
+            { retryable: true },
+          ),
+          { 'retry-after': String(found.kind === 'in_progress' ? found.retryAfterSeconds : 1) },
+        );
+    }
+  }
+
+  /** After a twin took the key while this run appended nothing: answer as its record says. */
+  private async answerAsRecorded(r: Running): Promise<unknown> {
+    const found = await this.store.lookup(r.scope, r.key, r.fingerprint);
+    if (found.kind === 'absent') return lastValueFrom(this.answerFor(r.reply, { kind: 'take_over' }));
+    return lastValueFrom(this.answerFor(r.reply, found));
+  }
+
+  private execute(
+    r: Running,
+    run: { commandId: string; resumed: boolean; lease: string },
+    inserted: boolean,
+  ): Observable<unknown> {
+    const { request, reply, scope, key } = r;
+    request.commandId = run.commandId;
+    request.commandFresh = !run.resumed;
+    request.idempotencyKey = key;
+    const record = new RequestRecord(
+      this.store,
+      scope,
+      key,
+      run.commandId,
+      r.fingerprint,
+      run.lease,
+      inserted,
+      (body) => ({ status: reply.statusCode, headers: keptHeaders(reply), body }),
+    );
+    // The heartbeat starts with the handler and stops however it ends (answer, error, or the
+    // caller going away), so no renewal outlives the run. Until the record is written (with the
+    // first append) a renewal finds nothing to renew.
+    return defer(() => {
+      const hold = this.store.hold(scope, key, run.lease);
+      return record
+        .run(() => r.next.handle())
+        .pipe(
+          mergeMap(async (body: unknown) => {
+            await hold.release();
+            const response = { status: reply.statusCode, headers: keptHeaders(reply), body: body ?? null };
+            if (await this.keep(record, response)) return body;
+            return this.answerAsRecorded(r);
+          }),
+          catchError(async (error: unknown) => {
+            await hold.release();
+            // This run's first append found the key taken by a twin: it wrote nothing.
+            if (error instanceof IdempotencyRecordTaken) return this.answerAsRecorded(r);
+            const { body, headers } = toProblem(error);
+            // 5xx and retryable refusals (a lost race) have no definite answer to keep.
+            if (body.status >= 500 || body.retryable === true) {
+              if (record.written) await this.store.abandon(scope, key, run.lease);
+            } else {
+              const kept = await this.keep(record, {
+                status: body.status,
+                headers: { ...headers, 'content-type': PROBLEM_CONTENT_TYPE },
+                // As the problem filter renders it, so a replay is byte-equal.
+                body: renderedProblem(request, body),
+              });
+              if (!kept) return this.answerAsRecorded(r);
+            }
+            throw error;
+          }),
+          finalize(() => void hold.release()),
+        );
+    });
+  }
+
+  /**
+   * Stores the answer; false when it cannot, because a twin took the key while this run wrote
+   * nothing. An answer its last append stored already (the same one) is not written again.
+   */
+  private async keep(record: RequestRecord, response: StoredResponse): Promise<boolean> {
+    const { scope, key, commandId } = record;
+    if (record.storedAnswer && sameResponse(record.storedAnswer, response)) return true;
+    if (record.written) {
+      await this.store.complete(scope, key, commandId, response);
+      return true;
+    }
+    return this.store.insertCompleted(scope, key, commandId, record.fingerprint, response);
+  }
+}
+
+interface Running {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  next: CallHandler;
+  scope: string;
+  key: string;
+  fingerprint: string;
+}
+
+function sameResponse(a: StoredResponse, b: StoredResponse): boolean {
+  return (
+    a.status === b.status &&
+    canonicalJson(a.headers) === canonicalJson(b.headers) &&
+    JSON.stringify(a.body) === JSON.stringify(b.body)
+  );
 }
 
 function keptHeaders(reply: FastifyReply): Record<string, string> {

@@ -488,8 +488,6 @@ export class ContractBilling {
         causation_id: commandId,
         correlation_id: contract.id,
       },
-      // Nobody waits on the answer: the scheduler reads streams, never the list.
-      waitForList: false,
       source: 'recurring',
       disclosureChannel: 'RECURRING',
       entryMode: 'CREDENTIAL_ON_FILE',

@@ -104,6 +104,9 @@ export class ReconciliationSweep extends PeriodicSweep<ReconciliationSweepResult
 
   protected async pass(): Promise<ReconciliationSweepResult> {
     const now = this.clock.now();
+    // It reads `transaction_list`, which has a write a moment after it answered: let it reach
+    // everything written before this pass first (docs/adr/0008-write-path.md).
+    await this.projections.waitForHead(['transaction-list']);
     const result: ReconciliationSweepResult = {
       missingReports: 0,
       unsettledTransactions: 0,

@@ -96,6 +96,9 @@ export class SettlementRun {
   /** Runs settlement for every merchant, or for one; returns the batches of this run, by merchant id. */
   async run(metadata: EventMetadata, merchantId: string | null): Promise<OpenedBatch[]> {
     const runAt = this.clock.now();
+    // Candidates come from `transaction_list`, which has a write a moment after it answered:
+    // first let it reach everything written before this run.
+    await this.projections.waitForHead(['transaction-list']);
     const merchants = await this.merchantsToSettle(metadata, runAt, merchantId);
     const opened: (OpenedBatch | null)[] = new Array(merchants.length).fill(null);
     let position: bigint | null = null;

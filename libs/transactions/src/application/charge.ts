@@ -71,10 +71,12 @@ export class Charges {
   async charge(context: RequestedPayment, request: ChargeRequest): Promise<Transaction> {
     const transactionId = idFor(context.commandId, 'transaction', () => context.commandId);
     const existing = context.fresh ? null : await this.transactions.find(transactionId);
-    if (existing) return this.outcomes.finish(context, existing);
+    // The gateway's answer is the charge's last write: the request's answer may commit with it.
+    if (existing) return this.outcomes.finish(context, existing, { final: true });
     assertFeaturesEnabled(context.enabledFeatures, featuresNeeded(request));
 
-    const merchant = await this.merchants.getForPartner(request.merchantId, context.partnerId);
+    // Cached reads (at most READ_CACHE_MAX_AGE_MS old; docs/adr/0008-write-path.md): every charge reads them.
+    const merchant = await this.merchants.getForPartnerCached(request.merchantId, context.partnerId);
     assertMerchantTransactable(merchant, this.config.appEnv);
     const credential = await this.credentialFor(context.partnerId, merchant.id, request);
     assertChargeable(credential, request.useType, this.clock.now());
@@ -88,27 +90,33 @@ export class Charges {
     ];
     if (levelErrors.length > 0) throw new TransactionRequestInvalid(levelErrors);
 
-    return this.initiate(context, transactionId, {
-      type: request.type,
-      merchant,
-      vaultToken: request.vaultToken,
-      storedCredentialId: credential.id,
-      card: credential.card,
-      bank: credential.bank,
-      useType: request.useType,
-      amountMinor: request.amountMinor,
-      currency: request.currency,
-      customerId,
-      taxMinor: request.taxMinor,
-      secCode: request.secCode,
-      customFields,
-      level2Data:
-        request.level2Data === null ? null : { ...toLevel2Data(request.level2Data as Level2DataInput) },
-      level3Data:
-        request.level3Data === null
-          ? null
-          : { ...toLevel3Data(request.level3Data as Level3DataInput, request.currency) },
-    });
+    return this.initiate(
+      context,
+      transactionId,
+      {
+        type: request.type,
+        merchant,
+        vaultToken: request.vaultToken,
+        storedCredentialId: credential.id,
+        card: credential.card,
+        bank: credential.bank,
+        useType: request.useType,
+        amountMinor: request.amountMinor,
+        currency: request.currency,
+        customerId,
+        taxMinor: request.taxMinor,
+        secCode: request.secCode,
+        customFields,
+        level2Data:
+          request.level2Data === null ? null : { ...toLevel2Data(request.level2Data as Level2DataInput) },
+        level3Data:
+          request.level3Data === null
+            ? null
+            : { ...toLevel3Data(request.level3Data as Level3DataInput, request.currency) },
+      },
+      null,
+      true,
+    );
   }
 
   /**
@@ -129,11 +137,13 @@ export class Charges {
     transactionId: string,
     facts: ChargeFacts,
     cvc: string | null = null,
+    /** Nothing of the request comes after the charge (an API charge; a hosted page completes its session). */
+    final = false,
   ): Promise<Transaction> {
     const cardholderInitiated = facts.useType === 'ONE_TIME_FUTURE';
     const funding = facts.card?.funding ?? null;
     // Read once: pricing needs the partner's features, the gateway's answer its AVS policy.
-    const partner = cardholderInitiated ? await this.partners.get(context.partnerId) : undefined;
+    const partner = cardholderInitiated ? await this.partners.getCached(context.partnerId) : undefined;
     const price = cardholderInitiated
       ? await this.pricing.price(
           facts.merchant,
@@ -194,6 +204,7 @@ export class Charges {
       cvc,
       revision: initiated.revision,
       partner,
+      final,
     });
   }
 
@@ -202,7 +213,7 @@ export class Charges {
     merchantId: string,
     request: ChargeRequest,
   ): Promise<StoredCredential> {
-    const credential = await this.credentials.findByVaultToken(partnerId, request.vaultToken);
+    const credential = await this.credentials.findByVaultTokenCached(partnerId, request.vaultToken);
     // Another merchant's token reads like an unknown one (tenancy).
     if (!credential || credential.merchantId !== merchantId)
       throw new StoredCredentialNotFound(request.vaultToken);

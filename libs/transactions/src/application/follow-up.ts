@@ -50,59 +50,49 @@ export class FollowUps {
     const reversalReason = reason && { code: reason.code, description: reason.description ?? null };
 
     const before = parent;
-    const after = await this.steps.step(
-      context,
-      'parent',
-      {
-        type: 'ApplyFollowUp',
-        transactionId: parent.id,
-        followUp: request.type,
-        childId,
-        amountMinor: request.amountMinor ?? undefined,
-        reversalReason,
-      },
-      { wait: false },
-    );
+    const after = await this.steps.step(context, 'parent', {
+      type: 'ApplyFollowUp',
+      transactionId: parent.id,
+      followUp: request.type,
+      childId,
+      amountMinor: request.amountMinor ?? undefined,
+      reversalReason,
+    });
     const granted = after.refunds[childId];
     const amountMinor = granted ? granted.amountMinor : before.amountMinor;
-    const child = await this.steps.step(
-      context,
-      'initiate',
-      {
-        type: 'InitiateTransaction',
-        transactionId: childId,
-        data: {
-          partnerId: parent.partnerId,
-          merchantId: parent.merchantId,
-          type: request.type,
-          rail: parent.rail,
-          amountMinor,
-          currency: parent.currency,
-          surchargeMinor: granted ? granted.surchargeReversedMinor : '0',
-          convenienceFeeMinor: '0',
-          taxMinor: null,
-          entryMode: parent.entryMode,
-          useType: null,
-          storedCredentialId: parent.storedCredentialId,
-          vaultToken: parent.vaultToken,
-          customerId: parent.customerId,
-          parentTransactionId: parent.id,
-          card: parent.card,
-          bank: parent.bank,
-          secCode: parent.secCode,
-          customFields: [],
-          level2Data: null,
-          level3Data: null,
-          refundReason:
-            request.type === 'PARTIAL_REFUND' ? ((request.refundReason as string | null) ?? null) : null,
-          reversalReason,
-          convenienceFeeDisclosure: null,
-          surchargeDisclosure: null,
-          source: context.source,
-        },
+    const child = await this.steps.step(context, 'initiate', {
+      type: 'InitiateTransaction',
+      transactionId: childId,
+      data: {
+        partnerId: parent.partnerId,
+        merchantId: parent.merchantId,
+        type: request.type,
+        rail: parent.rail,
+        amountMinor,
+        currency: parent.currency,
+        surchargeMinor: granted ? granted.surchargeReversedMinor : '0',
+        convenienceFeeMinor: '0',
+        taxMinor: null,
+        entryMode: parent.entryMode,
+        useType: null,
+        storedCredentialId: parent.storedCredentialId,
+        vaultToken: parent.vaultToken,
+        customerId: parent.customerId,
+        parentTransactionId: parent.id,
+        card: parent.card,
+        bank: parent.bank,
+        secCode: parent.secCode,
+        customFields: [],
+        level2Data: null,
+        level3Data: null,
+        refundReason:
+          request.type === 'PARTIAL_REFUND' ? ((request.refundReason as string | null) ?? null) : null,
+        reversalReason,
+        convenienceFeeDisclosure: null,
+        surchargeDisclosure: null,
+        source: context.source,
       },
-      { wait: false },
-    );
+    });
     return this.outcomes.finishFollowUp(context, child);
   }
 }

@@ -47,6 +47,8 @@ export class GatewayOutcomes {
       revision?: bigint;
       /** The transaction's partner, when this request has read it already. */
       partner?: Partner;
+      /** The answer is the last thing the request writes (see `TransactionSteps.write`). */
+      final?: boolean;
     } = {},
   ): Promise<Transaction> {
     if (transaction.state !== 'INITIATED') return transaction;
@@ -97,7 +99,7 @@ export class GatewayOutcomes {
     context: StepContext,
     t: Transaction,
     result: ChargeResult,
-    known: { revision?: bigint; partner?: Partner } = {},
+    known: { revision?: bigint; partner?: Partner; final?: boolean } = {},
   ): Promise<Transaction> {
     const at = this.clock.now();
     let outcome: Extract<TransactionCommandInput, { type: 'RecordGatewayOutcome' }>['outcome'];
@@ -139,8 +141,8 @@ export class GatewayOutcomes {
         step,
         { type: 'RecordGatewayOutcome', transactionId: t.id, outcome },
         known.revision === undefined ? undefined : { transaction: t, revision: known.revision },
+        known.final === true,
       );
-      if (context.waitForList !== false) await this.steps.waitForList(recorded);
       return recorded.state;
     } catch (error) {
       // The sweep (or a parallel retry) recorded the answer first: what it recorded stands.

@@ -32,11 +32,6 @@ export interface PaymentContext {
    */
   fresh?: boolean;
   metadata: EventMetadata;
-  /**
-   * Whether the answer waits until `transaction-list` has the transaction (read-your-writes for a
-   * caller who lists right after; the default). A background charge nobody answers skips it.
-   */
-  waitForList?: boolean;
   source: 'api' | 'hpp' | 'recurring';
   /** The channel a fee disclosure was shown on, when one applies. */
   disclosureChannel: string;
@@ -49,4 +44,4 @@ export interface RequestedPayment extends PaymentContext {
 }
 
 /** What a single step of a request needs: its command id (for step causations) and metadata. */
-export type StepContext = Pick<PaymentContext, 'commandId' | 'metadata' | 'waitForList'>;
+export type StepContext = Pick<PaymentContext, 'commandId' | 'metadata'>;

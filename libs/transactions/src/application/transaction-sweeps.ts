@@ -7,6 +7,7 @@ import { PeriodicSweep } from '../../../platform/src/scheduling/periodic-sweep';
 import { idFor, systemMetadata } from '../../../platform/src/http/request-metadata';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
 import { InvalidStateTransition } from '../../../platform/src/problem';
+import { ProjectionRunner } from '../../../projections/src';
 import { GatewayOutcomeUnknown } from '../domain/transaction-errors';
 import { GatewayOutcomes } from './gateway-outcome';
 import { RunTransactionCommand } from './transaction-commands';
@@ -47,6 +48,7 @@ export class TransactionSweeps extends PeriodicSweep<SweepResult> {
     private readonly transactions: TransactionReader,
     private readonly pool: Pool,
     private readonly clock: Clock,
+    private readonly projections: ProjectionRunner,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     super(
@@ -62,6 +64,9 @@ export class TransactionSweeps extends PeriodicSweep<SweepResult> {
 
   protected async pass(): Promise<SweepResult> {
     const now = this.clock.now();
+    // Candidates come from `transaction_list`, which has a write a moment after it answered: let
+    // it reach everything written before this pass first (docs/adr/0008-write-path.md).
+    await this.projections.waitForHead(['transaction-list']);
     const result: SweepResult = { resolved: 0, stillPending: 0, threeDsTimedOut: 0 };
     const pending = await this.pool.query<{ id: string }>(
       `select id from transaction_list

@@ -14,6 +14,9 @@ import { toTransactionResource } from '../domain/transaction-resource';
 import { parseTransactionRequest } from '../domain/transaction-request';
 import { THREE_DS_FAILURE_REASONS, type ThreeDsFailureReason } from '../domain/transaction-states';
 import { validationProblem } from '../../../platform/src/validation/validation.pipe';
+import { RecordWithFirstAppend } from '../../../platform/src/idempotency/idempotency.interceptor';
+import { RequestRecord } from '../../../platform/src/idempotency/request-record';
+import type { Transaction } from '../domain/transaction';
 import { schemaFieldErrors } from '../../../platform/src/openapi/schema-gate';
 import { Describe } from '../../../platform/src/openapi/describe';
 import { TransactionResourceSchema } from '../domain/transaction-resource';
@@ -59,6 +62,7 @@ export class TransactionsController {
   @Post()
   @HttpCode(200)
   @PartnerRoute('transaction:write')
+  @RecordWithFirstAppend()
   @Describe({
     summary: 'Create a transaction: a sale, an ACH debit, or a follow-up (void, refund, reversal…)',
     description:
@@ -83,6 +87,14 @@ export class TransactionsController {
       disclosureChannel: 'API',
       entryMode: 'KEYED',
     };
+    if (parsed.kind === 'charge') {
+      // The charge's last write (the gateway's answer) commits this answer with it; while the
+      // answer is unknown (INITIATED, 502) there is nothing to store.
+      RequestRecord.current()?.answerWith((state) => {
+        const charged = state as Transaction;
+        return charged.state === 'INITIATED' ? null : toTransactionResource(charged);
+      });
+    }
     const transaction =
       parsed.kind === 'charge'
         ? await this.charges.charge(context, parsed)

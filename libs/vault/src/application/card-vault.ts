@@ -127,10 +127,11 @@ export class CardVault implements OnModuleInit {
    */
   async reveal(partnerId: string, token: string): Promise<VaultInstrument | null> {
     if (!isVaultTokenFormat(token)) return null;
-    const { rows } = await this.pool.query<{ sealed: Buffer }>(
-      'select sealed from platform.vault_entries where token = $1 and partner_id = $2',
-      [token, partnerId],
-    );
+    const { rows } = await this.pool.query<{ sealed: Buffer }>({
+      name: 'vault.reveal',
+      text: 'select sealed from platform.vault_entries where token = $1 and partner_id = $2',
+      values: [token, partnerId],
+    });
     if (!rows[0]) return null;
     let plaintext: Buffer;
     try {

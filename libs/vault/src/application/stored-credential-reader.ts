@@ -1,9 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
-import { EventStore, type RecordedEvent } from '../../../event-store/src';
+import { EventStore, appendInvalidatedCache, type RecordedEvent } from '../../../event-store/src';
+import type { RecentCache } from '../../../platform/src/cache/recent-cache';
+import type { AppConfig } from '../../../platform/src/config/config';
+import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { evolve, initialState, type StoredCredential } from '../domain/stored-credential';
 import { StoredCredentialNotFound } from '../domain/stored-credential-errors';
-import type { StoredCredentialEvent } from '../domain/stored-credential-events';
+import {
+  STORED_CREDENTIAL_EVENT_TYPES,
+  type StoredCredentialEvent,
+} from '../domain/stored-credential-events';
 import { storedCredentialStream } from '../domain/stored-credential-stream';
 import { isVaultTokenFormat } from '../domain/vault-token';
 
@@ -14,10 +20,18 @@ import { isVaultTokenFormat } from '../domain/vault-token';
  */
 @Injectable()
 export class StoredCredentialReader {
+  private readonly recent: RecentCache<StoredCredential | null>;
+
   constructor(
     private readonly store: EventStore,
     private readonly pool: Pool,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.recent = appendInvalidatedCache(store, STORED_CREDENTIAL_EVENT_TYPES, {
+      maxAgeMs: config.readCacheMaxAgeMs,
+      maxEntries: CACHED_CREDENTIALS,
+    });
+  }
 
   async history(storedCredentialId: string): Promise<RecordedEvent[]> {
     return this.store.readStream(storedCredentialStream(storedCredentialId));
@@ -63,12 +77,29 @@ export class StoredCredentialReader {
 
   async findByVaultToken(partnerId: string, vaultToken: string): Promise<StoredCredential | null> {
     if (!isVaultTokenFormat(vaultToken)) return null;
-    const { rows } = await this.pool.query<{ id: string }>(
-      'select id from stored_credential_list where vault_token = $1 and partner_id = $2',
-      [vaultToken, partnerId],
-    );
+    const { rows } = await this.pool.query<{ id: string }>({
+      name: 'vault.credential_by_token',
+      text: 'select id from stored_credential_list where vault_token = $1 and partner_id = $2',
+      values: [vaultToken, partnerId],
+    });
     if (!rows[0]) return null;
     const credential = await this.find(rows[0].id);
     return credential && credential.partnerId === partnerId ? credential : null;
   }
+
+  /**
+   * `findByVaultToken` as of at most `READ_CACHE_MAX_AGE_MS` ago (usually as of now: a change made
+   * here shows at once, one made on another process as soon as its NOTIFY arrives), for a charge:
+   * a revoked credential is refused everywhere within that bound. An unknown token is not cached.
+   */
+  findByVaultTokenCached(partnerId: string, vaultToken: string): Promise<StoredCredential | null> {
+    return this.recent.get(
+      `${partnerId}:${vaultToken}`,
+      () => this.findByVaultToken(partnerId, vaultToken),
+      (found) => found !== null,
+    );
+  }
 }
+
+/** Stored credentials kept by each process's cache (about a kilobyte each). */
+const CACHED_CREDENTIALS = 20_000;
