@@ -50,8 +50,12 @@ export class ContractListProjector extends SnapshotListProjector<Contract> {
     });
   }
 
-  override async handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
-    await super.handle(tx, recorded);
+  /** `contract_charges`, from the same events as the row (and the state each one left). */
+  protected override async applied(
+    tx: EntityManager,
+    recorded: RecordedEvent,
+    state: Contract | null,
+  ): Promise<void> {
     const event = { type: recorded.type, data: recorded.data } as ContractEvent;
     const charge = (row: {
       transactionId: string;
@@ -99,12 +103,8 @@ export class ContractListProjector extends SnapshotListProjector<Contract> {
       case 'ContractInstallmentFailed': {
         const d = event.data;
         if (d.transactionId === null) return;
-        const rail =
-          (
-            (await tx.query('select rail from contract_list where id = $1', [d.contractId])) as {
-              rail: string;
-            }[]
-          )[0]?.rail ?? 'CARD';
+        // The row's rail column, as this event leaves the contract.
+        const rail = state?.paymentMethodType ?? 'CARD';
         await charge({ ...d, transactionId: d.transactionId, rail, outcome: 'FAILED', at: d.failedAt });
         return;
       }

@@ -38,27 +38,77 @@ export class SnapshotListProjector<S> implements Projector {
     this.tables = [spec.table];
   }
 
-  async handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
-    const { table } = this.spec;
-    const id = recorded.stream.slice(this.spec.streamPrefix.length);
-    const rows = (await tx.query(`select snapshot, created_position from ${table} where id = $1`, [id])) as {
-      snapshot: S;
-      created_position: string;
-    }[];
-    const state = this.spec.evolve(rows[0]?.snapshot ?? null, { type: recorded.type, data: recorded.data });
-    if (!state) return;
-    const row: Record<string, unknown> = {
+  /** One event: a page of one. */
+  handle(tx: EntityManager, recorded: RecordedEvent): Promise<void> {
+    return this.handleBatch(tx, [recorded]);
+  }
+
+  /**
+   * A page of events in a few statements: the rows the page touches read at once, the events
+   * folded in order in memory, each changed row written once. The fold goes on from exactly what a
+   * row would hold after each event (the kept snapshot, through JSON), so a page gives the rows
+   * event-by-event application gives; {@link applied} sees each event with the state it left.
+   */
+  async handleBatch(tx: EntityManager, events: RecordedEvent[]): Promise<void> {
+    const { table, streamPrefix } = this.spec;
+    const idOf = (recorded: RecordedEvent) => recorded.stream.slice(streamPrefix.length);
+    const ids = [...new Set(events.map(idOf))];
+    const stored = (await tx.query(`select id, snapshot, created_position from ${table} where id = any($1)`, [
+      ids,
+    ])) as { id: string; snapshot: S; created_position: string }[];
+    const rows = new Map<string, Folded<S>>(
+      stored.map((row) => [
+        row.id,
+        { kept: row.snapshot, createdPosition: row.created_position, last: null },
+      ]),
+    );
+    for (const recorded of events) {
+      const id = idOf(recorded);
+      const row = rows.get(id);
+      const state = this.spec.evolve(row?.kept ?? null, { type: recorded.type, data: recorded.data });
+      // An event that leaves no state writes nothing: the row stays as it was.
+      if (state) {
+        rows.set(id, {
+          kept: JSON.parse(JSON.stringify(this.spec.snapshot ? this.spec.snapshot(state) : state)) as S,
+          createdPosition: row?.createdPosition ?? recorded.globalPosition.toString(),
+          last: state,
+        });
+      }
+      await this.applied(tx, recorded, state);
+    }
+    const changed = [...rows].filter(([, row]) => row.last !== null);
+    if (changed.length === 0) return;
+    const values = changed.map(([id, row]) => ({
       id,
-      ...this.spec.columns(state),
-      created_position: rows[0]?.created_position ?? recorded.globalPosition.toString(),
-      snapshot: JSON.stringify(this.spec.snapshot ? this.spec.snapshot(state) : state),
-    };
-    const names = Object.keys(row);
+      ...this.spec.columns(row.last!),
+      created_position: row.createdPosition,
+      snapshot: JSON.stringify(row.kept),
+    }));
+    const names = Object.keys(values[0]);
     const updated = names.filter((n) => n !== 'id' && n !== 'created_position');
+    const params: unknown[] = [];
+    const tuples = values.map((value) => {
+      const row = value as Record<string, unknown>;
+      return `(${names.map((name) => (params.push(row[name]), `$${params.length}`)).join(', ')})`;
+    });
     await tx.query(
-      `insert into ${table} (${names.join(', ')}) values (${names.map((_, i) => `$${i + 1}`).join(', ')})
+      `insert into ${table} (${names.join(', ')}) values ${tuples.join(', ')}
        on conflict (id) do update set ${updated.map((n) => `${n} = excluded.${n}`).join(', ')}`,
-      Object.values(row),
+      params,
     );
   }
+
+  /**
+   * For a read model that keeps more than its row (a table of its own written from the same
+   * events): called for each event in order, with the state it left (null: none).
+   */
+  protected async applied(_tx: EntityManager, _recorded: RecordedEvent, _state: S | null): Promise<void> {}
+}
+
+/** A row as a page's fold has it: what it keeps, its first position, and its last new state. */
+interface Folded<S> {
+  kept: S;
+  createdPosition: string;
+  /** The state the page's last event for this row left (its columns are written), null if none. */
+  last: S | null;
 }
