@@ -120,6 +120,34 @@ describe('charging recurring contracts', () => {
     expect(item).toMatchObject({ periods_completed: 5, total_periods: null });
   });
 
+  it('an installment’s key is answered by the transaction’s own last commit (the PostgreSQL store writes records in its appends)', async () => {
+    const s = await shop('Ledger Weekly');
+    const c = await contract(s, { amount: '3.00' });
+    await advance(60);
+    const [charged] = await transactions(s.merchantId);
+    expect(charged).toMatchObject({ state: 'CAPTURED', amount: 300 });
+    const key = installmentKey(c.id, 1, 0);
+    const commandId = idFor(c.id, `charge:${key}`, () => c.id);
+    const pool = platform().service.infra.pool;
+    const {
+      rows: [record],
+    } = await pool.query(
+      `select state, response_status, xmin::text as xid from platform.idempotency_records where command_id = $1`,
+      [commandId],
+    );
+    expect(record).toMatchObject({ state: 'completed', response_status: 200 });
+    // The record's last write is the transaction's last append: same database transaction.
+    const {
+      rows: [last],
+    } = await pool.query(
+      `select type, (transaction_id::text::bigint % 4294967296)::text as xid from event_store.events
+        where stream_name = $1 order by revision desc limit 1`,
+      [`transaction-${charged.id}`],
+    );
+    expect(last.type).toBe('TransactionApproved');
+    expect(record.xid).toBe(last.xid);
+  });
+
   it('end_date and number_of_payments end a contract: COMPLETED, nothing charged after', async () => {
     const s = await shop('Finite Plans');
     const byDate = await contract(s, {

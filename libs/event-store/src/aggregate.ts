@@ -43,6 +43,8 @@ export interface RunOptions<S> {
   known?: { state: S | null; revision: bigint };
   /** The request's last write: its answer may commit with it (see `HandleCommandOptions.final`). */
   final?: boolean;
+  /** Reads and decides again this many times at most on a lost race (default 3; see `handleCommand`). */
+  maxAttempts?: number;
 }
 
 /** Waits until the named read models have applied the global position (bounded by the runner). */
@@ -74,7 +76,7 @@ export class Aggregate<C extends { at: Date }, S, E extends DomainEvent> {
       this.spec.evolver,
       (state) => this.spec.decide({ ...command, at } as unknown as C, state),
       metadata,
-      { known: options.known, final: options.final },
+      { known: options.known, final: options.final, maxAttempts: options.maxAttempts },
     );
     if (!result.state) throw this.spec.notFound(id);
     if (result.position !== null && this.spec.readModels?.length) {

@@ -8,9 +8,15 @@ import { Clock } from '../../../platform/src/clock/clock';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor } from '../../../platform/src/http/request-metadata';
-import { fingerprintOf, IdempotencyStore } from '../../../platform/src/idempotency/idempotency-store';
+import { randomUUID } from 'node:crypto';
+import {
+  fingerprintOf,
+  IdempotencyStore,
+  type BeginOutcome,
+} from '../../../platform/src/idempotency/idempotency-store';
+import { IdempotencyRecordTaken, RequestRecord } from '../../../platform/src/idempotency/request-record';
 import { LOGGER } from '../../../platform/src/logging/logger.token';
-import { DomainError, InvalidStateTransition } from '../../../platform/src/problem';
+import { ConcurrencyConflict, DomainError, InvalidStateTransition } from '../../../platform/src/problem';
 import {
   assertMerchantTransactable,
   Charges,
@@ -125,9 +131,10 @@ const NOT_APPROVED = ['INITIATED', 'FAILED', 'THREE_DS_PENDING', 'THREE_DS_FAILE
  * One charge: `ContractInstallmentAttempted` on the contract (from here the installment is in
  * flight, whatever happens to the contract), then the platform's reserved key
  * `recurring:{contract}:{installment}` taken in the idempotency store, partner-scoped, with a
- * command id derived from the key, then {@link Charges.charge}, the command path of
- * `POST /transactions` (same checks, same transaction events, same gateway reference), then the
- * outcome on the contract, then the key's record completed. A crash anywhere resumes exactly like
+ * command id derived from the key (on the PostgreSQL store its record is inserted by the attempt's
+ * own append), then {@link Charges.charge}, the command path of `POST /transactions` (same checks,
+ * same transaction events, same gateway reference; its last append stores the key's answer when
+ * the record came with the attempt), then the outcome on the contract. A crash anywhere resumes exactly like
  * a partner's retry: the attempt is still in flight, the key is taken over under the same command
  * id, the charge finds its transaction and asks the gateway about it instead of charging again.
  */
@@ -229,32 +236,60 @@ export class ContractBilling {
         return;
       }
       const key = installmentKey(contract.id, due.installment, due.attempt);
-      let started: ContractResult;
-      try {
-        started = await this.execute(
+      const commandId = this.commandIdOf(contract.id, key);
+      const start = (options: { maxAttempts?: number }) =>
+        this.execute(
           new RunContractCommand(
             {
               type: 'StartInstallmentAttempt',
               contractId,
               installment: due.installment,
               attempt: due.attempt,
-              transactionId: idFor(this.commandIdOf(contract.id, key), 'transaction', () => key),
+              transactionId: idFor(commandId, 'transaction', () => key),
               idempotencyKey: key,
             },
             this.metadata(contract, `attempt:${key}`, key),
             // Just read: the append needs no second read (a race costs a retry, nothing more).
-            { known: { state: contract, revision } },
+            { known: { state: contract, revision }, ...options },
           ),
         );
+      // The key's record rides with the attempt's append (one commit, not two), on a store that
+      // writes records in its appends' transactions. Its fingerprint is the attempt this state
+      // decides, so the append is decided on this state only: a lost race reads the contract again.
+      const record = this.idempotency.joinsAppends
+        ? this.installmentRecord(contract, key, commandId, due)
+        : null;
+      let started: ContractResult;
+      let carried: CarriedRecord | null = null;
+      try {
+        if (record) {
+          try {
+            started = await record.record.run(() => start({ maxAttempts: 1 }));
+            // Written with the attempt, unless the attempt was there already (nothing appended).
+            if (record.record.written) carried = record;
+          } catch (error) {
+            // The key has a record already (an attempt given back under a hold, a run that
+            // died): the attempt is written alone, and the charge takes the key as any run would.
+            if (!(error instanceof IdempotencyRecordTaken)) throw error;
+            started = await start({});
+          }
+        } else {
+          started = await start({});
+        }
       } catch (error) {
         // Paused, cancelled or moved by a partner since it was read: read it again.
-        if (error instanceof InvalidStateTransition || error instanceof ContractCommandInvalid) continue;
+        if (
+          error instanceof InvalidStateTransition ||
+          error instanceof ContractCommandInvalid ||
+          error instanceof ConcurrencyConflict
+        )
+          continue;
         throw error;
       }
       const attempt = started.state.inFlight;
       if (!attempt) return;
       const known = { contract: started.state, revision: started.revision };
-      const charged = await this.charge(known, attempt, facts, tally, !started.alreadyApplied);
+      const charged = await this.charge(known, attempt, facts, tally, !started.alreadyApplied, carried);
       if (charged.status !== 'recorded') return;
       next = charged.next;
     }
@@ -286,21 +321,22 @@ export class ContractBilling {
     tally: BillingTally,
     /** This pass just recorded the attempt: nothing of its charge can exist unless the key says so. */
     justStarted: boolean,
+    /** The key's record, written with the attempt's append: the key is this run's already. */
+    carried: CarriedRecord | null = null,
   ): Promise<Charged> {
     const { contract } = known;
     const key = attempt.idempotencyKey;
-    const scope = `partner:${contract.partnerId}`;
+    const scope = scopeOf(contract);
     const commandId = this.commandIdOf(contract.id, key);
-    const fingerprint = fingerprintOf(
-      'POST',
-      `/contracts/${contract.id}/installments/${attempt.installment}`,
-      {
-        attempt: attempt.attempt,
-        amount: attempt.amountMinor,
-        token: contract.paymentMethod?.vaultToken ?? null,
-      },
+    const fingerprint = installmentFingerprint(
+      contract,
+      attempt.installment,
+      attempt.attempt,
+      attempt.amountMinor,
     );
-    const begun = await this.idempotency.begin(scope, key, fingerprint, { commandId });
+    const begun: BeginOutcome = carried
+      ? { kind: 'execute', commandId, resumed: false, lease: carried.lease }
+      : await this.idempotency.begin(scope, key, fingerprint, { commandId });
     if (begun.kind === 'in_progress') return { status: 'busy', next: null };
     if (begun.kind === 'reused') {
       this.logger.error({ contract_id: contract.id, key }, 'a recurring key was taken for another charge');
@@ -329,30 +365,33 @@ export class ContractBilling {
     const hold = this.idempotency.hold(scope, key, begun.lease);
     let transaction: Transaction;
     try {
-      transaction = await this.charges.charge(
-        this.paymentContext(
-          contract,
-          commandId,
-          key,
-          justStarted && !begun.resumed,
-          await facts.enabledFeatures(contract.partnerId),
-        ),
-        {
-          kind: 'charge',
-          type: contract.paymentMethodType === 'CARD' ? 'SALE' : 'ACH_DEBIT',
-          merchantId: contract.merchantId,
-          amountMinor: BigInt(attempt.amountMinor),
-          currency: contract.currency,
-          vaultToken: contract.paymentMethod!.vaultToken,
-          useType: contract.useType,
-          customerId: null,
-          taxMinor: null,
-          secCode: contract.paymentMethodType === 'ACH' ? 'WEB' : null,
-          customFields: contract.customFields,
-          level2Data: contract.level2Data,
-          level3Data: contract.level3Data,
-        },
-      );
+      const features = await facts.enabledFeatures(contract.partnerId);
+      const charge = () =>
+        this.charges.charge(
+          this.paymentContext(contract, commandId, key, justStarted && !begun.resumed, features),
+          {
+            kind: 'charge',
+            type: contract.paymentMethodType === 'CARD' ? 'SALE' : 'ACH_DEBIT',
+            merchantId: contract.merchantId,
+            amountMinor: BigInt(attempt.amountMinor),
+            currency: contract.currency,
+            vaultToken: contract.paymentMethod!.vaultToken,
+            useType: contract.useType,
+            customerId: null,
+            taxMinor: null,
+            secCode: contract.paymentMethodType === 'ACH' ? 'WEB' : null,
+            customFields: contract.customFields,
+            level2Data: contract.level2Data,
+            level3Data: contract.level3Data,
+          },
+        );
+      // With the record carried, the charge's last append (the gateway's answer) stores the key's
+      // answer too; an answer still unknown stores none (the key is given back below).
+      carried?.record.answerWith((state) => {
+        const t = state as Transaction;
+        return t.state === 'INITIATED' ? null : chargeAnswer(t);
+      });
+      transaction = carried ? await carried.record.run(charge) : await charge();
     } catch (error) {
       await hold.release();
       if (error instanceof GatewayOutcomeUnknown) {
@@ -389,11 +428,8 @@ export class ContractBilling {
     }
     await hold.release();
     const next = await this.record(known, attempt, transaction.id, resultOf(transaction), tally);
-    await this.idempotency.complete(scope, key, commandId, {
-      status: 200,
-      headers: {},
-      body: { transaction_id: transaction.id, state: transaction.state },
-    });
+    const answer = { status: 200, headers: {}, body: chargeAnswer(transaction) };
+    if (!carried?.record.storedAnswer) await this.idempotency.complete(scope, key, commandId, answer);
     return { status: 'recorded', next };
   }
 
@@ -494,6 +530,27 @@ export class ContractBilling {
     };
   }
 
+  /** A new record of the installment's key, to be inserted by the attempt's append. */
+  private installmentRecord(
+    contract: Contract,
+    key: string,
+    commandId: string,
+    due: { installment: number; attempt: number; amountMinor: string },
+  ): CarriedRecord {
+    const lease = randomUUID();
+    const record = new RequestRecord(
+      this.idempotency,
+      scopeOf(contract),
+      key,
+      commandId,
+      installmentFingerprint(contract, due.installment, due.attempt, due.amountMinor),
+      lease,
+      false,
+      (body) => ({ status: 200, headers: {}, body }),
+    );
+    return { record, lease };
+  }
+
   /** The command id of one charge: derived from its key, so every run of it (and its transaction) agrees. */
   private commandIdOf(contractId: string, key: string): string {
     return idFor(contractId, `charge:${key}`, () => contractId);
@@ -530,6 +587,35 @@ export class ContractBilling {
     }
   }
 }
+
+/** A key's record written with its attempt's append, and the lease it was written under. */
+interface CarriedRecord {
+  record: RequestRecord;
+  lease: string;
+}
+
+/** The scope of a contract's platform keys: its partner's. */
+const scopeOf = (contract: Contract) => `partner:${contract.partnerId}`;
+
+/** What an installment's key stands for: the contract, the installment, its attempt, amount and card. */
+function installmentFingerprint(
+  contract: Contract,
+  installment: number,
+  attempt: number,
+  amountMinor: string,
+): string {
+  return fingerprintOf('POST', `/contracts/${contract.id}/installments/${installment}`, {
+    attempt,
+    amount: amountMinor,
+    token: contract.paymentMethod?.vaultToken ?? null,
+  });
+}
+
+/** The answer a charge's key keeps: what a later run needs to record the outcome. */
+const chargeAnswer = (transaction: Transaction) => ({
+  transaction_id: transaction.id,
+  state: transaction.state,
+});
 
 function resultOf(transaction: Transaction): InstallmentResult {
   if (!NOT_APPROVED.includes(transaction.state)) return { kind: 'approved' };
