@@ -17,7 +17,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import type { RunningService } from '../apps/api/src/server';
-import { contractStream, decide, type ContractEvent } from '../libs/recurring/src';
+import { contractStream, decide, RECURRING_WORKERS, type ContractEvent } from '../libs/recurring/src';
 import { EventStore } from '../libs/event-store/src';
 import { ProjectionRunner } from '../libs/projections/src';
 import { StoredCredentialReader } from '../libs/vault/src';
@@ -223,10 +223,10 @@ export async function benchRecurring(options: RecurringBenchOptions): Promise<Re
 ${options.contracts} DAILY contracts of one partner, one merchant and one stored card, due tomorrow, are seeded
 in bulk (each \`ContractCreated\` decided by the domain and appended to its stream by ${WRITERS} writers, then
 \`contract_list\` caught up). Then \`POST /platform/sandbox/clock\` moves one day and the scheduler charges
-every installment: per contract \`ContractInstallmentAttempted\`, the reserved key
-\`recurring:{contract}:1\` in the idempotency store, \`Charges.charge\` (the command path of
+every installment: per contract \`ContractInstallmentAttempted\` with the reserved key
+\`recurring:{contract}:1\`'s record in the same append, \`Charges.charge\` (the command path of
 \`POST /transactions\`: merchant, credential, \`TransactionInitiated\`, the in-process sandbox gateway, the
-gateway's answer), the outcome on the contract, the key's record completed; 16 contracts side by side.
+gateway's answer with the key's answer), the outcome on the contract; ${RECURRING_WORKERS} contracts side by side.
 Time runs from the advance until it answers (the scheduler's pass is over, and \`transaction_list\` and
 \`contract_list\` have every charge) and \`contract_charges\` holds a CHARGED row for every contract (polled
 every 250 ms); RSS is this process's (the service runs in it; PostgreSQL's memory is its own), sampled every 50 ms.

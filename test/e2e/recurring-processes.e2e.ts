@@ -9,9 +9,11 @@ import { callerFor } from '../support/app';
 import { createTestDatabase, dropTestDatabase } from '../support/database';
 import { payHostedPageByCard, TO_ACTIVE } from '../support/payments';
 import { buildOnce, startProcess, waitForHealth, type ServiceProcess } from '../support/process';
+import { RECURRING_WORKERS } from '../../libs/recurring/src';
 
 const DAY = 86_400;
-const CONTRACTS = 24;
+// More than one process's workers take at once, so both processes find contracts to charge.
+const CONTRACTS = 3 * RECURRING_WORKERS;
 
 /**
  * Two app processes, as `npm start` runs them, on one database (docs/recurring.md "Scheduler"):
