@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { PaymentGateway } from '../../libs/gateway/src/gateway';
 import type { SandboxGateway } from '../../libs/gateway/src/sandbox/sandbox-gateway';
 import { idFor } from '../../libs/platform/src/http/request-metadata';
+import { fingerprintOf, IdempotencyStore } from '../../libs/platform/src/idempotency/idempotency-store';
 import { ContractBilling, emptyTally } from '../../libs/recurring/src/application/contract-billing';
 import { RunContractCommand } from '../../libs/recurring/src/application/contract-commands';
 import { installmentKey } from '../../libs/recurring/src/domain';
@@ -146,6 +147,38 @@ describe('charging recurring contracts', () => {
     );
     expect(last.type).toBe('TransactionApproved');
     expect(record.xid).toBe(last.xid);
+  });
+
+  it('a key that has a record already (an attempt given back, a run that died): the attempt is written alone, the key taken over, the installment charged once', async () => {
+    const s = await shop('Almanac');
+    const c = await contract(s, { amount: '4.00' });
+    const key = installmentKey(c.id, 1, 0);
+    const commandId = idFor(c.id, `charge:${key}`, () => c.id);
+    // As a run that took the key and gave it back leaves it: in progress, its lease over.
+    const store = platform().service.app.get(IdempotencyStore);
+    const fingerprint = fingerprintOf('POST', `/contracts/${c.id}/installments/1`, {
+      attempt: 0,
+      amount: '400',
+      token: s.token,
+    });
+    const begun = await store.begin(`partner:${partner.id}`, key, fingerprint, { commandId });
+    expect(begun.kind).toBe('execute');
+    if (begun.kind === 'execute') await store.abandon(`partner:${partner.id}`, key, begun.lease);
+
+    await advance(60);
+    const attempts = (await events(c.id)).filter((e) => e.type === 'ContractInstallmentAttempted');
+    expect(attempts).toHaveLength(1);
+    const charged = await transactions(s.merchantId);
+    expect(charged).toHaveLength(1);
+    expect(charged[0]).toMatchObject({ state: 'CAPTURED', amount: 400 });
+    expect(await read(c.id)).toMatchObject({ amount_paid: '4.00' });
+    const {
+      rows: [record],
+    } = await platform().service.infra.pool.query(
+      'select state, command_id from platform.idempotency_records where command_id = $1',
+      [commandId],
+    );
+    expect(record).toEqual({ state: 'completed', command_id: commandId });
   });
 
   it('end_date and number_of_payments end a contract: COMPLETED, nothing charged after', async () => {
