@@ -146,6 +146,8 @@ describe('PostgreSQL stopped and started again under load', () => {
     );
 
     db = new Pool({ connectionString: database.url, max: 2 });
+    // A connection the database's stop ends while the pool closes is not the test's failure.
+    db.on('error', () => undefined);
     expect(await duplicatesIn(db, writes)).toEqual([]);
     expect(
       await readModelDifferences(database.url, {

@@ -73,6 +73,7 @@ export async function readModelDifferences(
   const live = new Client({ connectionString: databaseUrl });
   await live.connect();
   const eventsPool = new Pool({ connectionString: databaseUrl, max: 2 });
+  eventsPool.on('error', () => undefined); // an idle connection lost: the next query opens another
   const freshUrl = await createTestDatabase('fresh_projection');
   const fresh = createDataSource(freshUrl, {
     entities: READ_MODEL_ENTITIES,
