@@ -39,7 +39,11 @@ export class AggregateReader<S extends { partnerId: string }> {
 
   /** The aggregate if it is this partner's; another partner's reads exactly like a missing one. */
   async getForPartner(id: string, partnerId: string): Promise<S> {
-    const found = await this.find(id);
+    return this.ownedBy(await this.find(id), id, partnerId);
+  }
+
+  /** `found` if it is this partner's; otherwise the not-found error (for reads that find it another way). */
+  protected ownedBy(found: S | null, id: string, partnerId: string): S {
     if (!found || found.partnerId !== partnerId) throw this.spec.notFound(id);
     return found;
   }

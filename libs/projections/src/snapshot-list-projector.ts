@@ -59,7 +59,7 @@ export class SnapshotListProjector<S> implements Projector {
     const rows = new Map<string, Folded<S>>(
       stored.map((row) => [
         row.id,
-        { kept: row.snapshot, createdPosition: row.created_position, last: null },
+        { kept: row.snapshot, json: null, createdPosition: row.created_position, last: null },
       ]),
     );
     for (const recorded of events) {
@@ -68,8 +68,10 @@ export class SnapshotListProjector<S> implements Projector {
       const state = this.spec.evolve(row?.kept ?? null, { type: recorded.type, data: recorded.data });
       // An event that leaves no state writes nothing: the row stays as it was.
       if (state) {
+        const json = JSON.stringify(this.spec.snapshot ? this.spec.snapshot(state) : state);
         rows.set(id, {
-          kept: JSON.parse(JSON.stringify(this.spec.snapshot ? this.spec.snapshot(state) : state)) as S,
+          kept: JSON.parse(json) as S,
+          json,
           createdPosition: row?.createdPosition ?? recorded.globalPosition.toString(),
           last: state,
         });
@@ -82,7 +84,7 @@ export class SnapshotListProjector<S> implements Projector {
       id,
       ...this.spec.columns(row.last!),
       created_position: row.createdPosition,
-      snapshot: JSON.stringify(row.kept),
+      snapshot: row.json,
     }));
     const names = Object.keys(values[0]);
     const updated = names.filter((n) => n !== 'id' && n !== 'created_position');
@@ -108,6 +110,8 @@ export class SnapshotListProjector<S> implements Projector {
 /** A row as a page's fold has it: what it keeps, its first position, and its last new state. */
 interface Folded<S> {
   kept: S;
+  /** `kept` as the row's `snapshot` column holds it, once this page changed it. */
+  json: string | null;
   createdPosition: string;
   /** The state the page's last event for this row left (its columns are written), null if none. */
   last: S | null;

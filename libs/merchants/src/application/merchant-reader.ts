@@ -4,7 +4,6 @@ import type { RecentCache } from '../../../platform/src/cache/recent-cache';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { MERCHANT_STREAM_EVENT_TYPES, type Merchant } from '../domain/merchant';
-import { MerchantNotFound } from '../domain/merchant-errors';
 import { merchantAggregate } from './merchant-commands';
 
 /**
@@ -36,8 +35,7 @@ export class MerchantReader extends AggregateReader<Merchant> {
       () => this.find(merchantId),
       (found) => found !== null,
     );
-    if (!merchant || merchant.partnerId !== partnerId) throw new MerchantNotFound(merchantId);
-    return merchant;
+    return this.ownedBy(merchant, merchantId, partnerId);
   }
 }
 

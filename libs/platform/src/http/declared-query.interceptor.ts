@@ -24,12 +24,12 @@ export class DeclaredQueryInterceptor implements NestInterceptor {
       RouteDescription | undefined;
     if (description?.ignoresUnknownQuery) return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const { undeclared, errors } = declaredQueryErrors(
+    const errors = declaredQueryErrors(
       request.query as Record<string, unknown> | undefined,
       description?.query ?? {},
       { paged: description?.paged ?? false },
     );
-    if (undeclared.length > 0) throw validationProblem(errors);
+    if (errors) throw validationProblem(errors);
     return next.handle();
   }
 }

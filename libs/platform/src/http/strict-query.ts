@@ -184,18 +184,20 @@ export function undeclaredParameters(
 }
 
 /**
- * Every problem of a route's query string that can be found from what the route declares (its
- * `@Describe`'s `query` and `paged`), without running the route: each undeclared parameter, and
- * the values of the declared ones that are {@link QueryParam}s (they carry their parser). A
- * parameter declared by its documentation only is left to the route's own parser, and so are
- * `cursor` and `page_size` (`pageRequest`).
+ * When `query` holds parameters `declared` (a route's `@Describe` `query` and `paged`) does not
+ * name: every problem of it that can be found without running the route, each undeclared
+ * parameter and the values of the declared ones that are {@link QueryParam}s (they carry their
+ * parser). A parameter declared by its documentation only is left to the route's own parser, and
+ * so are `cursor` and `page_size` (`pageRequest`). Null when nothing undeclared came: the route's
+ * own read checks the rest, so nothing is parsed twice.
  */
 export function declaredQueryErrors(
   query: Record<string, unknown> | null | undefined,
   declared: QueryDoc,
   options: { paged?: boolean } = {},
-): { undeclared: FieldError[]; errors: FieldError[] } {
+): FieldError[] | null {
   const undeclared = undeclaredParameters(query, declared, options);
+  if (undeclared.length === 0) return null;
   const parsers: QuerySpec = {};
   for (const [name, doc] of Object.entries(declared)) {
     if (isQueryParam(doc)) parsers[name] = doc;
@@ -203,7 +205,7 @@ export function declaredQueryErrors(
   const given = Object.fromEntries(
     Object.entries(query ?? {}).filter(([name]) => Object.hasOwn(parsers, name)),
   );
-  return { undeclared, errors: [...undeclared, ...queryErrors(given, parsers, options).errors] };
+  return [...undeclared, ...queryErrors(given, parsers, options).errors];
 }
 
 function isQueryParam(doc: QueryParamDoc): doc is QueryParam<unknown> {

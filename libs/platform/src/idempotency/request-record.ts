@@ -64,7 +64,8 @@ export class RequestRecord {
     readonly key: string,
     readonly commandId: string,
     readonly fingerprint: string,
-    private readonly lease: string,
+    /** The lease the record is written under (its holder renews and gives it back with it). */
+    readonly lease: string,
     /** Whether the record is in the database (false while it waits for the first append). */
     private inserted: boolean,
     /** The response a body makes on this route (its status and kept headers). */

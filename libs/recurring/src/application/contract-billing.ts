@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
@@ -8,7 +9,6 @@ import { Clock } from '../../../platform/src/clock/clock';
 import type { AppConfig } from '../../../platform/src/config/config';
 import { APP_CONFIG } from '../../../platform/src/config/config.token';
 import { idFor } from '../../../platform/src/http/request-metadata';
-import { randomUUID } from 'node:crypto';
 import {
   fingerprintOf,
   IdempotencyStore,
@@ -260,22 +260,9 @@ export class ContractBilling {
         ? this.installmentRecord(contract, key, commandId, due)
         : null;
       let started: ContractResult;
-      let carried: CarriedRecord | null = null;
+      let carried: RequestRecord | null;
       try {
-        if (record) {
-          try {
-            started = await record.record.run(() => start({ maxAttempts: 1 }));
-            // Written with the attempt, unless the attempt was there already (nothing appended).
-            if (record.record.written) carried = record;
-          } catch (error) {
-            // The key has a record already (an attempt given back under a hold, a run that
-            // died): the attempt is written alone, and the charge takes the key as any run would.
-            if (!(error instanceof IdempotencyRecordTaken)) throw error;
-            started = await start({});
-          }
-        } else {
-          started = await start({});
-        }
+        ({ started, carried } = await this.startAttempt(start, record));
       } catch (error) {
         // Paused, cancelled or moved by a partner since it was read: read it again.
         if (
@@ -294,6 +281,26 @@ export class ContractBilling {
       next = charged.next;
     }
     this.logger.warn({ contract_id: contractId }, 'contract still due after the most steps one pass takes');
+  }
+
+  /**
+   * Appends the attempt, with the key's record when there is one to carry; `carried` is that
+   * record when the append wrote it (not when the attempt was there already). A key that has a
+   * record already (an attempt given back under a hold, a run that died) refuses that append
+   * whole: the attempt is then written alone, and the charge takes the key as any run would.
+   */
+  private async startAttempt(
+    start: (options: { maxAttempts?: number }) => Promise<ContractResult>,
+    record: RequestRecord | null,
+  ): Promise<{ started: ContractResult; carried: RequestRecord | null }> {
+    if (!record) return { started: await start({}), carried: null };
+    try {
+      const started = await record.run(() => start({ maxAttempts: 1 }));
+      return { started, carried: record.written ? record : null };
+    } catch (error) {
+      if (!(error instanceof IdempotencyRecordTaken)) throw error;
+      return { started: await start({}), carried: null };
+    }
   }
 
   /** Records an ACH installment's return (found by the scheduler in the transaction list). */
@@ -322,7 +329,7 @@ export class ContractBilling {
     /** This pass just recorded the attempt: nothing of its charge can exist unless the key says so. */
     justStarted: boolean,
     /** The key's record, written with the attempt's append: the key is this run's already. */
-    carried: CarriedRecord | null = null,
+    carried: RequestRecord | null = null,
   ): Promise<Charged> {
     const { contract } = known;
     const key = attempt.idempotencyKey;
@@ -387,11 +394,11 @@ export class ContractBilling {
         );
       // With the record carried, the charge's last append (the gateway's answer) stores the key's
       // answer too; an answer still unknown stores none (the key is given back below).
-      carried?.record.answerWith((state) => {
+      carried?.answerWith((state) => {
         const t = state as Transaction;
         return t.state === 'INITIATED' ? null : chargeAnswer(t);
       });
-      transaction = carried ? await carried.record.run(charge) : await charge();
+      transaction = carried ? await carried.run(charge) : await charge();
     } catch (error) {
       await hold.release();
       if (error instanceof GatewayOutcomeUnknown) {
@@ -429,7 +436,7 @@ export class ContractBilling {
     await hold.release();
     const next = await this.record(known, attempt, transaction.id, resultOf(transaction), tally);
     const answer = { status: 200, headers: {}, body: chargeAnswer(transaction) };
-    if (!carried?.record.storedAnswer) await this.idempotency.complete(scope, key, commandId, answer);
+    if (!carried?.storedAnswer) await this.idempotency.complete(scope, key, commandId, answer);
     return { status: 'recorded', next };
   }
 
@@ -536,19 +543,17 @@ export class ContractBilling {
     key: string,
     commandId: string,
     due: { installment: number; attempt: number; amountMinor: string },
-  ): CarriedRecord {
-    const lease = randomUUID();
-    const record = new RequestRecord(
+  ): RequestRecord {
+    return new RequestRecord(
       this.idempotency,
       scopeOf(contract),
       key,
       commandId,
       installmentFingerprint(contract, due.installment, due.attempt, due.amountMinor),
-      lease,
+      randomUUID(),
       false,
       (body) => ({ status: 200, headers: {}, body }),
     );
-    return { record, lease };
   }
 
   /** The command id of one charge: derived from its key, so every run of it (and its transaction) agrees. */
@@ -586,12 +591,6 @@ export class ContractBilling {
       if (!(error instanceof InvalidStateTransition)) throw error;
     }
   }
-}
-
-/** A key's record written with its attempt's append, and the lease it was written under. */
-interface CarriedRecord {
-  record: RequestRecord;
-  lease: string;
 }
 
 /** The scope of a contract's platform keys: its partner's. */
