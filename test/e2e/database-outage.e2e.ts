@@ -19,7 +19,7 @@ import {
   type TestPlatform,
 } from '../support/api';
 import { startTestService, type TestService } from '../support/app';
-import { activeMerchant, vaultedCredential } from '../support/payments';
+import { activeMerchant, saleBody, vaultedCredential } from '../support/payments';
 import { expectProblem } from '../support/problems';
 import { retryUntilDefinite } from '../support/retry';
 
@@ -42,14 +42,7 @@ describe('the database lost under a running service', () => {
   let merchantId: string;
   let token: string;
 
-  const saleBody = (amount = '12.00') => ({
-    type: 'SALE',
-    merchant_id: merchantId,
-    amount,
-    currency: 'USD',
-    vault_token: token,
-    use_type: 'ONE_TIME_FUTURE',
-  });
+  const saleRequest = (amount = '12.00') => saleBody(merchantId, token, amount);
   const captures = () => (service.app.get(PaymentGateway) as SandboxGateway).effects().captures;
 
   /** SIGKILL of the postmaster: what an out-of-memory kill or a crashed host looks like. */
@@ -132,7 +125,7 @@ describe('the database lost under a running service', () => {
     const seen: Seen[] = [];
     let stopped = false;
     const ops: [string, (key: string) => Promise<ApiResponse>][] = [
-      ['sale', (key) => partner.client.post('/transactions', saleBody(), { idempotencyKey: key })],
+      ['sale', (key) => partner.client.post('/transactions', saleRequest(), { idempotencyKey: key })],
       [
         'partner',
         (key) =>
@@ -202,7 +195,7 @@ describe('the database lost under a running service', () => {
       const res =
         sale.res.status === 503
           ? await retryUntilDefinite(() =>
-              partner.client.post('/transactions', saleBody(), { idempotencyKey: sale.key }),
+              partner.client.post('/transactions', saleRequest(), { idempotencyKey: sale.key }),
             )
           : sale.res;
       expect(res.status).toBe(200);
@@ -240,7 +233,7 @@ describe('the database lost under a running service', () => {
     );
     const key = randomUUID();
     const capturesBefore = captures();
-    const first = partner.client.post('/transactions', saleBody('31.00'), { idempotencyKey: key });
+    const first = partner.client.post('/transactions', saleRequest('31.00'), { idempotencyKey: key });
     const stalled = async () =>
       admin(async (client) => {
         const { rows } = await client.query(`select 1 from pg_stat_activity where wait_event = 'PgSleep'`);
@@ -272,7 +265,7 @@ describe('the database lost under a running service', () => {
     await waitForHealthy();
 
     const retried = await retryUntilDefinite(() =>
-      partner.client.post('/transactions', saleBody('31.00'), { idempotencyKey: key }),
+      partner.client.post('/transactions', saleRequest('31.00'), { idempotencyKey: key }),
     );
     expect(retried.status).toBe(200);
     expect(retried.body.state).toBe('CAPTURED');
@@ -286,7 +279,7 @@ describe('the database lost under a running service', () => {
     });
     expect(events.filter((type) => type === 'TransactionInitiated')).toHaveLength(1);
     expect(events.filter((type) => type === 'TransactionApproved')).toHaveLength(1);
-    const replay = await partner.client.post('/transactions', saleBody('31.00'), { idempotencyKey: key });
+    const replay = await partner.client.post('/transactions', saleRequest('31.00'), { idempotencyKey: key });
     expect({
       status: replay.status,
       id: replay.body.id,

@@ -6,7 +6,7 @@ import type { SandboxGateway } from '../../libs/gateway/src/sandbox/sandbox-gate
 import { hashOf } from '../../libs/platform/src/idempotency/idempotency-store';
 import { useTestPlatform, type TestPartner } from '../support/api';
 import { eventually } from '../support/eventually';
-import { activeMerchant, vaultedCredential } from '../support/payments';
+import { activeMerchant, saleBody, vaultedCredential } from '../support/payments';
 import { expectProblem } from '../support/problems';
 import { retryUntilDefinite } from '../support/retry';
 
@@ -22,14 +22,7 @@ describe('POST /transactions: two commits, and the answer readable at once', () 
   let merchantId: string;
   let token: string;
 
-  const body = (amount = '12.00') => ({
-    type: 'SALE',
-    merchant_id: merchantId,
-    amount,
-    currency: 'USD',
-    vault_token: token,
-    use_type: 'ONE_TIME_FUTURE',
-  });
+  const body = (amount = '12.00') => saleBody(merchantId, token, amount);
   const gateway = () => platform().service.app.get(PaymentGateway) as SandboxGateway;
   const pool = () => platform().service.infra.pool;
 

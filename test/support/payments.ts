@@ -106,6 +106,18 @@ export async function vaultedCredential(
   return { id: credential.id, vaultToken: stored.token };
 }
 
+/** The body of a one-time USD SALE on a vault token, as `POST /transactions` takes it. */
+export function saleBody(merchantId: string, vaultToken: string, amount: string) {
+  return {
+    type: 'SALE',
+    merchant_id: merchantId,
+    amount,
+    currency: 'USD',
+    vault_token: vaultToken,
+    use_type: 'ONE_TIME_FUTURE',
+  };
+}
+
 /**
  * A charge through `POST /transactions` on a vault token: a $25.00 one-time SALE unless `body`
  * says otherwise (`{type: 'ACH_DEBIT'}` on a bank token); its answer, which must be 200.
@@ -117,12 +129,7 @@ export async function charge(
   body: Record<string, unknown> = {},
 ): Promise<ApiResponse['body']> {
   const res = await partner.client.post('/transactions', {
-    type: 'SALE',
-    merchant_id: merchantId,
-    amount: '25.00',
-    currency: 'USD',
-    vault_token: vaultToken,
-    use_type: 'ONE_TIME_FUTURE',
+    ...saleBody(merchantId, vaultToken, '25.00'),
     ...body,
   });
   if (res.status !== 200) throw new Error(`charge: ${res.status} ${JSON.stringify(res.body)}`);
