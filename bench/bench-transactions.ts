@@ -584,7 +584,7 @@ async function saleThroughput(
 }
 
 /** One endpoint per partner, every type, on the receiver thread (a SALE then makes two deliveries). */
-async function subscribe(service: RunningService, partners: BenchPartner[], receiver: ReceiverThread) {
+export async function subscribe(service: RunningService, partners: BenchPartner[], receiver: ReceiverThread) {
   return Promise.all(
     partners.map(async (p, i) => {
       const endpoint = await expectStatus(

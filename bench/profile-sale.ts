@@ -10,7 +10,9 @@
  * - a V8 CPU profile of the servers' thread during the load, written to `sale.cpuprofile`
  *   (open it in Chrome DevTools' Performance panel).
  *
- * `npm run build && node dist/bench/profile-sale.js` (CONNECTIONS=8, DURATION_MS=8000 by default).
+ * `npm run build && node dist/bench/profile-sale.js` (CONNECTIONS=8, DURATION_MS=8000 by default;
+ * WEBHOOKS=1 subscribes every partner to every webhook type on a receiver thread first, as the
+ * bench's `sale-webhooks` rows do, so the delivery path shows in the numbers and the profile).
  * See docs/performance.md.
  */
 import { randomUUID } from 'node:crypto';
@@ -18,7 +20,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { salePartner, saleBody, type BenchPartner } from './bench-transactions';
+import { salePartner, saleBody, subscribe, type BenchPartner } from './bench-transactions';
 import {
   printStatementStats,
   resetStatementStats,
@@ -27,6 +29,7 @@ import {
 } from './statement-stats';
 import { cpuSince, sampleCpu } from './cpu';
 import { runLoad, type LoadSpec } from './load-worker';
+import { ReceiverThread } from './receiver-worker';
 
 /** Records the text of every statement any pg client in this process sends, while on. */
 function statementRecorder() {
@@ -51,12 +54,15 @@ function statementRecorder() {
 async function main(): Promise<void> {
   const connections = Number(process.env.CONNECTIONS ?? 8);
   const durationMs = Number(process.env.DURATION_MS ?? 8000);
+  const webhooks = process.env.WEBHOOKS === '1';
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-profile-'));
   const { stats, stop, service, operator, postmaster } = await startProfiledService(dir);
+  const receiver = webhooks ? await ReceiverThread.start() : null;
   try {
     const partners: BenchPartner[] = await Promise.all(
       Array.from({ length: connections }, (_, n) => salePartner(service, operator, n)),
     );
+    if (receiver) await subscribe(service, partners, receiver);
     const spec: LoadSpec = {
       connections,
       warmupMs: 1000,
@@ -97,6 +103,7 @@ async function main(): Promise<void> {
     const statements = recorder.stop();
 
     const sent = result.sent;
+    if (receiver) console.log(`\nwebhooks: ${(await receiver.take()).length} deliveries received`);
     console.log(
       `\n${connections} connections: ${result.ok} SALEs in ${result.seconds.toFixed(1)} s = ${result.rate.toFixed(0)}/s, ` +
         `p50 ${result.p50Ms.toFixed(1)} ms; failures ${JSON.stringify(result.failures)}`,
@@ -108,8 +115,14 @@ async function main(): Promise<void> {
     console.log(`\nOne SALE alone (${one.status}) sends ${statements.length} statements:`);
     statements.forEach((s, i) => console.log(`${String(i + 1).padStart(3)}. ${s}`));
     printStatementStats('Under load, per SALE', rows, sent);
+    const scans = await stats.query(
+      `select relname, seq_scan, seq_tup_read, idx_scan, n_tup_upd, n_tup_hot_upd, n_live_tup, n_dead_tup, autovacuum_count
+         from pg_stat_user_tables where relname like 'webhook%' order by seq_tup_read desc`,
+    );
+    console.table(scans.rows);
     console.log('\nV8 profile of the servers’ thread: sale.cpuprofile');
   } finally {
+    await receiver?.stop();
     await stop();
   }
 }

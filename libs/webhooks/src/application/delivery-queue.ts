@@ -54,6 +54,9 @@ export class DeliveryQueue {
    *   order and stop at the first usable rows. A bitmap scan (what the planner picks while the
    *   table's statistics still say it is small) visits every dead entry finished deliveries left in
    *   that index on every pass, until vacuum; an index scan marks them dead on its first visit;
+   * - nor a sequential scan: every statement here touches a batch of rows by key, and with young
+   *   statistics the planner hashed the batch against a scan of the whole table (a record read
+   *   150,000 rows in 8 s of SALE load, growing with the table; docs/benchmarks.md);
    * - their commits do not wait for the WAL flush (`synchronous_commit = off`): a lease or an
    *   attempt a database crash forgets (its last fraction of a second) only means the attempt is
    *   made again, which at-least-once delivery allows, and the write path's commits are not kept
@@ -65,7 +68,7 @@ export class DeliveryQueue {
     this.queue = new Pool({
       connectionString: pool.options.connectionString,
       application_name: 'partner-payments:webhook-queue',
-      options: '-c enable_bitmapscan=off -c synchronous_commit=off',
+      options: '-c enable_bitmapscan=off -c enable_seqscan=off -c synchronous_commit=off',
       max: 3,
     });
     this.queue.on('error', () => undefined); // an idle connection lost: the next query opens another

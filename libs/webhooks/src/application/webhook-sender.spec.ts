@@ -43,6 +43,16 @@ describe('WebhookSender', () => {
     expect(hooks.received).toHaveLength(1);
   });
 
+  it('a changed DNS answer gets a connection of its own: a kept-alive socket to the old address is not reused', async () => {
+    // The receiver listens on 127.0.0.1 only: a request that reaches it after the answer changed
+    // to 127.0.0.2 went over the old socket.
+    answers.push(['127.0.0.1'], ['127.0.0.2']);
+    const url = `http://hooks.partner.test:${hooks.port}/in`;
+    expect((await send(url)).outcome).toMatchObject({ kind: 'answer', statusCode: 200 });
+    expect((await send(url)).outcome).toEqual({ kind: 'no_answer', error: 'connection_refused' });
+    expect(hooks.received).toHaveLength(1);
+  });
+
   it('refuses a name whose answer mixes an allowed and a refused address (no choosing among them)', async () => {
     answers.push(['127.0.0.1', '169.254.169.254']);
     const result = await send(`http://hooks.partner.test:${hooks.port}/in`);

@@ -1,7 +1,7 @@
 import { promises as dns } from 'node:dns';
-import * as http from 'node:http';
-import * as https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
+import { Pool, buildConnector, type Dispatcher } from 'undici';
 import type { AppEnv as Environment } from '../../../platform/src/config/config';
 import {
   RESPONSE_BODY_LIMIT_BYTES,
@@ -67,25 +67,35 @@ export const resolveWithDns: Resolver = async (hostname, signal) => {
   }
 };
 
+/** Most (origin, checked address) connection pools kept; the least recently used one is closed. */
+const MAX_POOLS = 1000;
+/** Connections per (origin, address), as many as the worker has attempts in flight. */
+const CONNECTIONS_PER_ORIGIN = 64;
+const KEEP_ALIVE_MS = 30_000;
+
 /**
  * One webhook attempt over HTTP(S), safe against hostile receivers (docs/webhooks.md):
- * - the host is resolved, every address checked against the URL rules, and the connection made
- *   to a checked address (the socket's lookup returns it), so DNS cannot swap in another one;
+ * - the host is resolved at every attempt, every address checked against the URL rules, and the
+ *   request sent on a connection to the checked address (connections are pooled per origin and
+ *   address, so DNS cannot swap in another one, and a reused socket was checked when opened);
  * - redirects are never followed (a 3xx is an answer like any other);
  * - one deadline (`timeoutMs`) covers resolving, connecting, sending and the status line; after
  *   the status, the body is read until it ends, the deadline passes, or 64 KiB were read, then
- *   the connection is closed: the answer is the status code, the body is never used;
- * - connections are kept alive and reused per origin (a reused socket was checked when opened).
+ *   the connection is closed: the answer is the status code, the body is never used.
+ *
+ * The HTTP client is undici's: it costs the event loop about half of what node:http does per
+ * attempt (docs/adr/0006-webhook-delivery.md), and the event loop is what the write path and
+ * delivery share.
  */
 export class WebhookSender {
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000 });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000 });
+  private readonly pools = new Map<string, Pool>();
+  private readonly connector = buildConnector({});
 
   constructor(private readonly resolve: Resolver = resolveWithDns) {}
 
   close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    for (const pool of this.pools.values()) void pool.destroy().catch(() => undefined);
+    this.pools.clear();
   }
 
   async send(request: SendRequest): Promise<SendResult> {
@@ -103,10 +113,10 @@ export class WebhookSender {
       const response = await this.exchange(request, deadline.signal);
       const outcome: AttemptOutcome = {
         kind: 'answer',
-        statusCode: response.statusCode ?? 0,
+        statusCode: response.statusCode,
         retryAfter: single(response.headers['retry-after']),
       };
-      await drain(response, deadline.signal);
+      await drain(response.body, deadline.signal);
       return { outcome, durationMs: elapsed(), detail: null };
     } catch (error) {
       if (!timedOut && request.signal?.aborted) return { outcome: null, durationMs: elapsed(), detail: null };
@@ -124,43 +134,45 @@ export class WebhookSender {
     }
   }
 
-  private async exchange(request: SendRequest, signal: AbortSignal): Promise<http.IncomingMessage> {
+  private async exchange(request: SendRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
     const url = new URL(request.url);
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     const address = await this.checkedAddress(host, request.environment, signal);
-    const family = isIP(address) === 6 ? 6 : 4;
-    // The socket connects to the address checked above, whatever DNS would answer now.
-    const lookup: LookupFunction = (_hostname, options, callback) => {
-      if (options.all)
-        (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [
-          { address, family },
-        ]);
-      else callback(null, address, family);
-    };
-    const secure = url.protocol === 'https:';
-    return new Promise<http.IncomingMessage>((resolve, reject) => {
-      const outgoing = (secure ? https : http).request(
-        {
-          protocol: url.protocol,
-          hostname: host,
-          port: url.port || (secure ? 443 : 80),
-          path: `${url.pathname}${url.search}`,
-          method: 'POST',
-          agent: secure ? this.httpsAgent : this.httpAgent,
-          lookup,
-          signal,
-          headers: {
-            ...request.headers,
-            'content-type': 'application/json',
-            'content-length': String(Buffer.byteLength(request.body)),
-            'user-agent': USER_AGENT,
-          },
-        },
-        resolve,
-      );
-      outgoing.on('error', reject);
-      outgoing.end(request.body);
+    return this.poolFor(url.origin, address).request({
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      signal,
+      headers: { ...request.headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
+      body: request.body,
     });
+  }
+
+  /**
+   * The pool of connections to `origin` opened to `address` only (the Host header and TLS name
+   * stay the origin's): whatever DNS answers later, these sockets go where the check allowed.
+   */
+  private poolFor(origin: string, address: string): Pool {
+    const key = `${origin} ${address}`;
+    const known = this.pools.get(key);
+    if (known) {
+      // Most recently used last: the first entry is the one to close when there are too many.
+      this.pools.delete(key);
+      this.pools.set(key, known);
+      return known;
+    }
+    const pool = new Pool(origin, {
+      connections: CONNECTIONS_PER_ORIGIN,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: KEEP_ALIVE_MS,
+      connect: (options, callback) => this.connector({ ...options, hostname: address }, callback),
+    });
+    this.pools.set(key, pool);
+    if (this.pools.size > MAX_POOLS) {
+      const [oldest, evicted] = this.pools.entries().next().value as [string, Pool];
+      this.pools.delete(oldest);
+      void evicted.close().catch(() => undefined); // its requests in flight finish first
+    }
+    return pool;
   }
 
   /** The address to connect to, after every address the host resolves to passed the URL rules. */
@@ -187,7 +199,7 @@ function single(value: string | string[] | undefined): string | null {
 }
 
 /** Reads and drops the body until it ends, the deadline, or the size limit; then the socket goes if unfinished. */
-function drain(response: http.IncomingMessage, signal: AbortSignal): Promise<void> {
+function drain(response: Readable, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     let read = 0;
     const done = () => {
@@ -215,7 +227,8 @@ function asNoAnswer(error: unknown): NoAnswer {
   const code = (error as NodeJS.ErrnoException)?.code ?? '';
   const message = (error as Error)?.message ?? String(error);
   if (code === 'ECONNREFUSED') return new NoAnswer('connection_refused', message);
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') {
+  // UND_ERR_SOCKET: undici's "other side closed" and the like, after the connection was made.
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED' || code === 'UND_ERR_SOCKET') {
     return new NoAnswer('connection_reset', message);
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code.startsWith('ESERV') || code === 'ENODATA') {
