@@ -573,6 +573,9 @@ async function saleThroughput(
       bare: (c: number) => medians(`bare ${c}`)!,
       sale: (c: number) => medians(`sale ${c}`),
       webhooks: (c: number) => medians(`webhooks ${c}`),
+      /** Each round's SALE rate with endpoints over the one without (the two runs are adjacent). */
+      pairedWebhookRatios: (c: number) =>
+        (runs.get(`webhooks ${c}`) ?? []).map((w, round) => w.rate / runs.get(`sale ${c}`)![round].rate),
       write: (key: string) => medians(`${key} ${WRITES_CONNECTIONS}`),
       writes: writes ?? [],
       lags,
@@ -1066,6 +1069,10 @@ function webhooksPart(sale: SaleResult): PartResult {
         w,
         bare,
         `${vsSale.toFixed(2)}× the SALE row without endpoints`,
+        `round by round ${sale
+          .pairedWebhookRatios(connections)
+          .map((r) => `${r.toFixed(2)}×`)
+          .join(', ')}`,
       ),
     );
     targets.push(
@@ -1082,7 +1089,8 @@ deliveries (\`transaction.created\`, \`transaction.approved\`), signed and sent 
 while the load runs; the endpoints are removed once their deliveries are all made. The rows without
 endpoints already include the \`webhooks\` projector's own work (snapshots and envelopes are written for
 every event, for \`GET /events\`); the difference is what delivering costs the write path. Method and
-columns as in the SALE section.
+columns as in the SALE section; the target is read on the two rows' medians, and the note also gives each
+round's own ratio (its two runs back to back), which shows how far the machine moved the median.
 
 Where delivering's cost goes (\`WEBHOOKS=1\` of \`bench/profile-sale.ts\`, docs/performance.md): per attempt,
 the HTTP exchange on the servers' thread (undici, about 0.12 ms; node:http cost 0.22 ms), and in PostgreSQL
