@@ -72,7 +72,7 @@ interface Writes {
  * - keeps `webhook_endpoints` (the endpoints, their state and subscriptions);
  * - turns each partner-visible event into its envelopes (`webhook_events`, id derived from the
  *   event id) and one `webhook_deliveries` row per subscribed ENABLED endpoint of that moment,
- *   keyed (endpoint, envelope) with `on conflict do nothing`;
+ *   keyed (envelope, endpoint) with `on conflict do nothing`, each queued in `webhook_due`;
  * - re-arms replayed deliveries, queues test events and the primary endpoint's `webhook_url`
  *   changes (`webhook_primary_intents`), and NOTIFYs the delivery worker.
  *
@@ -285,7 +285,8 @@ export class WebhooksProjector implements Projector {
   /**
    * Everything in one statement. Envelopes go in first (`on conflict do nothing`); deliveries only
    * for the envelopes it inserted, so an event fanned out before (a redelivery, a rebuild) makes no
-   * delivery again. The NOTIFY reaches the workers of every process at commit.
+   * delivery again. Each new or replayed delivery is queued in `webhook_due`, the worker's queue.
+   * The NOTIFY reaches the workers of every process at commit.
    */
   private async save(tx: EntityManager, writes: Writes): Promise<void> {
     const nothing =
@@ -328,16 +329,25 @@ export class WebhooksProjector implements Projector {
            from jsonb_to_recordset($4::jsonb) as r(id uuid, endpoint_id uuid, partner_id uuid, envelope_id uuid,
                 event_type text, position_key bigint, next_attempt_at timestamptz, created_at timestamptz)
            join envelopes on envelopes.id = r.envelope_id
-         on conflict (endpoint_id, envelope_id) do nothing
-         returning 1
+         on conflict (envelope_id, endpoint_id) do nothing
+         returning id, endpoint_id, next_attempt_at
+       ), queued as (
+         insert into webhook_due (delivery_id, endpoint_id, due_at)
+         select id, endpoint_id, next_attempt_at from deliveries
        ), replays as (
          -- A replay starts a new run of the schedule on the same delivery (same envelope, same id).
          update webhook_deliveries d
-            set state = 'PENDING', run_attempts = 0, next_attempt_at = r.at, lease_token = null,
-                lease_until = null, replayed_position = r.position, updated_at = r.at
+            set state = 'PENDING', run_attempts = 0, next_attempt_at = r.at, replayed_position = r.position,
+                updated_at = r.at
            from jsonb_to_recordset($5::jsonb) as r(id uuid, endpoint_id uuid, position bigint, at timestamptz)
           where d.id = r.id and d.endpoint_id = r.endpoint_id and d.replayed_position < r.position
-         returning 1
+         returning d.id, d.endpoint_id, r.at
+       ), requeued as (
+         -- Back in the queue, out of any lease: an attempt of the old run still in flight records
+         -- its attempt but no longer decides the delivery's state.
+         insert into webhook_due (delivery_id, endpoint_id, due_at)
+         select id, endpoint_id, at from replays
+         on conflict (delivery_id) do update set due_at = excluded.due_at, lease_token = null, lease_until = null
        ), resets as (
          insert into webhook_endpoint_health (endpoint_id, consecutive_failures, reset_position)
          select r.endpoint_id, 0, r.position from jsonb_to_recordset($6::jsonb) as r(endpoint_id uuid, position bigint)

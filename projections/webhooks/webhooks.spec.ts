@@ -17,6 +17,7 @@ import type { WebhookEndpointEvent } from '../../libs/webhooks/src/domain';
 import { createTestDatabase, dropTestDatabase } from '../../test/support/database';
 import { testMetadata } from '../../test/support/metadata';
 import { Webhooks1764650000000 } from './1764650000000-webhooks.migration';
+import { WebhookDue1764680000000 } from './1764680000000-webhook-due.migration';
 import { WebhooksProjector } from './webhooks.projector';
 
 const PARTNER = '11111111-1111-4111-8111-111111111111';
@@ -45,7 +46,7 @@ describe('webhooks projector', () => {
     store = new PostgresEventStore(pool, clock, { pollIntervalMs: 50 });
     db = createDataSource(url, {
       entities: PROJECTION_ENGINE_ENTITIES,
-      migrations: [...PROJECTION_ENGINE_MIGRATIONS, Webhooks1764650000000],
+      migrations: [...PROJECTION_ENGINE_MIGRATIONS, Webhooks1764650000000, WebhookDue1764680000000],
     });
     await db.initialize();
     await runMigrations(db);
@@ -163,6 +164,16 @@ describe('webhooks projector', () => {
         next_attempt_at: new Date(T0.getTime() + 5000),
       }),
     ]);
+    // Queued for the worker, in the same transaction, unleased.
+    expect(await rows('select * from webhook_due where delivery_id = $1', [deliveries[0].id])).toEqual([
+      {
+        delivery_id: deliveries[0].id,
+        endpoint_id: all,
+        due_at: new Date(T0.getTime() + 5000),
+        lease_token: null,
+        lease_until: null,
+      },
+    ]);
     await live.stop();
   });
 
@@ -240,11 +251,13 @@ describe('webhooks projector', () => {
     await live.waitFor(deleted, ['webhooks']);
     const [delivery] = await rows('select * from webhook_deliveries where endpoint_id = $1', [endpoint]);
     expect(delivery.event_type).toBe('customer.deleted');
+    // What the worker writes for a delivery that succeeded: its history, and out of the queue.
     await pool.query(
       `update webhook_deliveries set state = 'SUCCEEDED', run_attempts = 1, next_attempt_at = null,
          attempts = '[{"at":"2026-11-01T10:00:05.000Z","status_code":200,"error":null,"duration_ms":3}]' where id = $1`,
       [delivery.id],
     );
+    await pool.query('delete from webhook_due where delivery_id = $1', [delivery.id]);
     clock.advance(60_000);
     const replay = await append(`webhook_endpoint-${endpoint}`, {
       type: 'WebhookDeliveryReplayRequested',
@@ -269,6 +282,9 @@ describe('webhooks projector', () => {
       next_attempt_at: new Date(clock.now().getTime() + 5000),
     });
     expect(rearmed.attempts).toHaveLength(1); // history kept
+    expect(
+      await rows('select due_at, lease_token from webhook_due where delivery_id = $1', [delivery.id]),
+    ).toEqual([{ due_at: new Date(clock.now().getTime() + 5000), lease_token: null }]);
     const tests = await rows(
       `select endpoint_id, envelope_id from webhook_deliveries where event_type = 'webhook_endpoint.test'`,
     );
@@ -319,6 +335,8 @@ describe('webhooks projector', () => {
       'select id, state, attempts, run_attempts, replayed_position from webhook_deliveries order by id',
     );
     const envelopes = await count('webhook_events');
+    const queued = await rows('select * from webhook_due order by delivery_id');
+    expect(queued.length).toBeGreaterThan(0);
     const endpoints = await rows(
       'select id, state, version, enabled_events from webhook_endpoints order by id',
     );
@@ -331,6 +349,7 @@ describe('webhooks projector', () => {
       ),
     ).toEqual(before);
     expect(await count('webhook_events')).toBe(envelopes);
+    expect(await rows('select * from webhook_due order by delivery_id')).toEqual(queued);
     expect(
       await rows('select id, state, version, enabled_events from webhook_endpoints order by id'),
     ).toEqual(endpoints);
@@ -346,6 +365,7 @@ describe('webhooks projector', () => {
       `update webhook_deliveries set state = 'SUCCEEDED', next_attempt_at = null where endpoint_id <> $1`,
       [pending.endpoint_id],
     );
+    await pool.query('delete from webhook_due where endpoint_id <> $1', [pending.endpoint_id]);
     const deleting = runner();
     await deleting.start();
     const deleted = await append(`webhook_endpoint-${pending.endpoint_id}`, {
@@ -358,6 +378,7 @@ describe('webhooks projector', () => {
     expect(pruned).toBeGreaterThan(0);
     expect(await count('webhook_events')).toBe(0);
     expect(await count('webhook_deliveries')).toBe(0);
+    expect(await count('webhook_due')).toBe(0); // the deleted endpoint's pending delivery left the queue too
     const live = runner();
     await live.start();
     await live.rebuild('webhooks');

@@ -42,18 +42,20 @@ export interface EndpointFailureRun {
 }
 
 /**
- * The SQL of the delivery tables (docs/webhooks.md, "For operators"). Claims are row leases
- * taken with `FOR UPDATE SKIP LOCKED`, so processes sharing the database never claim the same
- * delivery, and a claim whose process died expires (`lease_until`, database time) and is claimed
- * again: at least once. Due times (`next_attempt_at`) are on the platform clock.
+ * The SQL of the delivery tables (docs/webhooks.md, "For operators"). The queue is `webhook_due`:
+ * one narrow row per delivery waiting for an attempt, apart from its history in
+ * `webhook_deliveries`, so that history is written once per attempt, in place. Claims are leases on
+ * queue rows taken with `FOR UPDATE SKIP LOCKED`, so processes sharing the database never claim
+ * the same delivery, and a claim whose process died expires (`lease_until`, database time) and is
+ * claimed again: at least once. Due times are on the platform clock.
  */
 export class DeliveryQueue {
   /**
    * Claims and attempt records run on connections of the worker's own, set up for a queue:
-   * - they never plan a bitmap scan: a claim must walk the partial index on `next_attempt_at` in
-   *   order and stop at the first usable rows. A bitmap scan (what the planner picks while the
-   *   table's statistics still say it is small) visits every dead entry finished deliveries left in
-   *   that index on every pass, until vacuum; an index scan marks them dead on its first visit;
+   * - they never plan a bitmap scan: a claim must walk the queue's index on `due_at` in order and
+   *   stop at the first usable rows. A bitmap scan (what the planner picks while the table's
+   *   statistics still say it is small) visits every dead entry finished deliveries left in that
+   *   index on every pass, until vacuum; an index scan marks them dead on its first visit;
    * - nor a sequential scan: every statement here touches a batch of rows by key, and with young
    *   statistics the planner hashed the batch against a scan of the whole table (a record read
    *   150,000 rows in 8 s of SALE load, growing with the table; docs/benchmarks.md);
@@ -108,20 +110,24 @@ export class DeliveryQueue {
     }>(
       'webhook_claim',
       `with due as (
-         select d.id from webhook_deliveries d
-          where d.state = 'PENDING' and d.next_attempt_at <= $1
-            and (d.lease_until is null or d.lease_until < clock_timestamp())
-            and exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.state = 'ENABLED')
-          order by d.next_attempt_at
+         select w.delivery_id from webhook_due w
+          where w.due_at <= $1 and (w.lease_until is null or w.lease_until < clock_timestamp())
+            and exists (select 1 from webhook_endpoints e where e.id = w.endpoint_id and e.state = 'ENABLED')
+          order by w.due_at
           limit $2
-          for update of d skip locked
+          for update of w skip locked
+       ), leased as (
+         update webhook_due w
+            set lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $3)
+           from due where w.delivery_id = due.delivery_id
+         returning w.delivery_id, w.lease_token
        )
-       update webhook_deliveries d
-          set lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $3)
-         from due, webhook_endpoints e, webhook_events v
-        where d.id = due.id and e.id = d.endpoint_id and v.id = d.envelope_id
-       returning d.id, d.lease_token, d.run_attempts, d.endpoint_id, d.partner_id, d.event_type, d.envelope_id,
-                 e.url, e.snapshot, v.body`,
+       select d.id, l.lease_token, d.run_attempts, d.endpoint_id, d.partner_id, d.event_type, d.envelope_id,
+              e.url, e.snapshot, v.body
+         from leased l
+         join webhook_deliveries d on d.id = l.delivery_id
+         join webhook_endpoints e on e.id = d.endpoint_id
+         join webhook_events v on v.id = d.envelope_id`,
       [now, limit, leaseSeconds],
     );
     return rows.map((row) => ({
@@ -141,6 +147,7 @@ export class DeliveryQueue {
   /**
    * Appends each attempt to its delivery's history. Its outcome (state, next attempt) is applied
    * only while this process still holds the lease: a delivery replayed meanwhile keeps its new run.
+   * The queue row goes when the delivery ended, or carries the next due time.
    * In the same statement, counts consecutive deliveries that ended without success per endpoint
    * (`runs`, test events aside) and answers the endpoints that reached the suspension threshold.
    */
@@ -151,18 +158,30 @@ export class DeliveryQueue {
     if (records.length === 0) return [];
     const rows = await this.queued<{ endpoint_id: string; consecutive_failures: number }>(
       null,
-      `with attempts as (
-         update webhook_deliveries d
-            set attempts = d.attempts || jsonb_build_array(r.attempt),
-                state = case when d.lease_token = r.token then r.state else d.state end,
-                run_attempts = case when d.lease_token = r.token then d.run_attempts + 1 else d.run_attempts end,
-                next_attempt_at = case when d.lease_token = r.token then r.next_attempt_at else d.next_attempt_at end,
-                lease_until = case when d.lease_token = r.token then null else d.lease_until end,
-                lease_token = case when d.lease_token = r.token then null else d.lease_token end,
-                updated_at = r.at
-           from jsonb_to_recordset($1::jsonb) as r(id uuid, token uuid, state text, attempt jsonb,
+      `with r as materialized (
+         select * from jsonb_to_recordset($1::jsonb) as r(id uuid, token uuid, state text, attempt jsonb,
                 next_attempt_at timestamptz, at timestamptz)
-          where d.id = r.id
+       ), ended as (
+         delete from webhook_due w using r
+          where w.delivery_id = r.id and w.lease_token = r.token and r.state <> 'PENDING'
+         returning w.delivery_id
+       ), retried as (
+         update webhook_due w set due_at = r.next_attempt_at, lease_token = null, lease_until = null
+           from r where w.delivery_id = r.id and w.lease_token = r.token and r.state = 'PENDING'
+         returning w.delivery_id
+       ), outcomes as (
+         select r.*, exists (select 1 from ended where ended.delivery_id = r.id)
+                     or exists (select 1 from retried where retried.delivery_id = r.id) as held
+           from r
+       ), attempts as (
+         update webhook_deliveries d
+            set attempts = d.attempts || jsonb_build_array(o.attempt),
+                state = case when o.held then o.state else d.state end,
+                run_attempts = case when o.held then d.run_attempts + 1 else d.run_attempts end,
+                next_attempt_at = case when o.held then o.next_attempt_at else d.next_attempt_at end,
+                updated_at = o.at
+           from outcomes o
+          where d.id = o.id
        ), runs as (
          select * from jsonb_to_recordset($2::jsonb) as r(endpoint_id uuid, reset boolean, failures integer)
        ), updated as (
@@ -204,9 +223,9 @@ export class DeliveryQueue {
   async release(claims: { id: string; leaseToken: string }[]): Promise<void> {
     if (claims.length === 0) return;
     await this.pool.query(
-      `update webhook_deliveries d set lease_token = null, lease_until = null
+      `update webhook_due w set lease_token = null, lease_until = null
          from jsonb_to_recordset($1::jsonb) as r(id uuid, token uuid)
-        where d.id = r.id and d.lease_token = r.token`,
+        where w.delivery_id = r.id and w.lease_token = r.token`,
       [JSON.stringify(claims.map((claim) => ({ id: claim.id, token: claim.leaseToken })))],
     );
   }
@@ -289,9 +308,13 @@ export class DeliveryQueue {
       // Finished deliveries, and those that can no longer be attempted (their endpoint deleted, or
       // suspended for as long as the retention).
       await client.query(
-        `delete from webhook_deliveries d where d.position_key <= $1
-           and (d.state <> 'PENDING'
-                or not exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.state = 'ENABLED'))`,
+        `with gone as (
+           delete from webhook_deliveries d where d.position_key <= $1
+              and (d.state <> 'PENDING'
+                   or not exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.state = 'ENABLED'))
+           returning d.id
+         )
+         delete from webhook_due w using gone where w.delivery_id = gone.id`,
         [key],
       );
       const deleted = await client.query(

@@ -45,9 +45,14 @@ const POLL_INTERVAL_MS = 500;
  * and one record per several deliveries instead of per one. Not applied while a backlog drains.
  */
 const GATHER_MS = 10;
-/** Attempt outcomes are written in batches: after this many, or this long after the first. */
+/**
+ * Attempt outcomes are written in batches: after this many, or this long after the first. Each
+ * write is a transaction of its own (about 1 ms of PostgreSQL under SALE load); 100 ms gathers the
+ * outcomes of several claims into one, at the price of an attempt showing in the deliveries list
+ * up to 100 ms after it was made (and, after a crash, up to 100 ms of attempts made again).
+ */
 const FLUSH_SIZE = 100;
-const FLUSH_AFTER_MS = 25;
+const FLUSH_AFTER_MS = 100;
 const HOUSEKEEPING_INTERVAL_MS = 60_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
