@@ -1117,12 +1117,17 @@ every event, for \`GET /events\`); the difference is what delivering costs the w
 columns as in the SALE section; the target is read on the two rows' medians, and the note also gives each
 round's own ratio (its two runs back to back), which shows how far the machine moved the median.
 
+Every measured run (these, the SALE rows and their bare route) starts with the projectors at the head
+and the webhook queue empty, so no run pays for what the one before it left behind.
+
 Where delivering's cost goes (\`WEBHOOKS=1\` of \`bench/profile-sale.ts\`, docs/performance.md): per attempt,
-the HTTP exchange on the servers' thread (undici, about 0.12 ms; node:http cost 0.22 ms), and in PostgreSQL
-three versions of the delivery row (the projector's insert, the claim's lease, mostly updated in place, and
-the recorded outcome, through all five indexes since state and due time are indexed). At 8 connections the
-batches are smaller (a claim and a record per few deliveries), the likely reason PostgreSQL's share of the
-difference is larger there.`,
+the HTTP exchange on the servers' thread (undici, about 0.12 ms; node:http cost 0.22 ms) and the receiver's
+answer on its thread, both on the same two cores; in PostgreSQL, the delivery row inserted by the projector and
+updated in place once per attempt, and the queue row (\`webhook_due\`) inserted, leased and deleted, with one claim
+and one record statement per batch of deliveries. On this machine a write to a socket is dear: it wakes the
+thread or process reading it, and the 82 statements of one SALE spend about a quarter of the servers' thread in
+\`writev\` (about 11 µs each, at 32 connections); an attempt adds a write and a read on the servers' side and
+as many on the receiver's.`,
   };
 }
 

@@ -99,7 +99,7 @@ export async function startService(
       // not one of the proxies; otherwise the socket's peer, and X-Forwarded-For means nothing.
       trustProxy: trustedProxies(config.trustProxy),
       // Path parameters up to 256 characters reach validation (400 problem) instead of a bare 414.
-      maxParamLength: 256,
+      routerOptions: { maxParamLength: 256 },
       return503OnClosing: true,
       forceCloseConnections: 'idle',
       // Errors Fastify raises before routing (a path that is not valid percent-encoding, a bad

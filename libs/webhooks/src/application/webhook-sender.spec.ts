@@ -97,8 +97,11 @@ describe('WebhookSender', () => {
     hooks.behaviour = () => undefined; // never answers
     const started = performance.now();
     const result = await send(hooks.url(), 'sandbox', 300);
+    // Only the deadline makes this outcome (the receiver never answers nor closes); the bounds say
+    // it was the 300 ms one, not an early cut nor a units slip, with room for a busy machine.
     expect(result.outcome).toEqual({ kind: 'no_answer', error: 'timeout' });
-    expect(performance.now() - started).toBeLessThan(800);
+    expect(result.durationMs).toBeGreaterThanOrEqual(299);
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('stops at once, without an outcome, when the worker stops', async () => {
