@@ -7,6 +7,7 @@ import {
   PROJECTION_ENGINE_MIGRATIONS,
   type Projector,
 } from '../libs/projections/src';
+import type { DeliveryHandoff } from '../libs/webhooks/src';
 import { PartnerList1763900000000 } from './partner-list/1763900000000-partner-list.migration';
 import { PartnerListRow } from './partner-list/partner-list.entity';
 import { PartnerListProjector } from './partner-list/partner-list.projector';
@@ -45,6 +46,8 @@ import { ContractListProjector } from './contract-list/contract-list.projector';
 export interface ProjectorSettings {
   publicBaseUrl: string;
   webhookRetrySchedule: readonly number[];
+  /** The process's webhook delivery worker, for the fresh deliveries of live batches. */
+  deliveryHandoff?: DeliveryHandoff;
 }
 
 export const PROJECTORS: ((settings: ProjectorSettings) => Projector)[] = [
@@ -60,6 +63,7 @@ export const PROJECTORS: ((settings: ProjectorSettings) => Projector)[] = [
     new WebhooksProjector({
       publicBaseUrl: settings.publicBaseUrl,
       retrySchedule: settings.webhookRetrySchedule,
+      handoff: settings.deliveryHandoff,
     }),
   () => new SettlementBatchListProjector(),
   () => new ReconciliationExceptionListProjector(),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../libs/event-store/src';
 import { hppUrls } from '../../libs/hosted-pages/src';
@@ -18,6 +19,8 @@ import {
   renderObject,
   sourceStreamOf,
   webhookTypesOf,
+  type DeliveryHandoff,
+  type HandedDelivery,
   type ObjectContext,
   type Owner,
   type WebhookEndpoint,
@@ -29,6 +32,8 @@ export interface WebhooksProjectorOptions {
   publicBaseUrl: string;
   /** WEBHOOK_RETRY_SCHEDULE: the first entry delays a new delivery's first attempt. */
   retrySchedule: readonly number[];
+  /** This process's delivery worker, which takes the fresh deliveries of live batches (none in ops). */
+  handoff?: DeliveryHandoff;
 }
 
 /** Envelopes of one event sort apart within it (an event carries at most this many types). */
@@ -57,6 +62,10 @@ interface Writes {
   endpoints: EndpointRow[];
   envelopes: Envelope[];
   deliveries: Record<string, unknown>[];
+  /** Seconds to lease fresh deliveries to this process for, or null: left to the claims. */
+  lease: number | null;
+  /** The fresh deliveries leased to this process, by id, to hand over after the commit. */
+  handed: Map<string, HandedDelivery>;
   replays: Map<string, { id: string; endpoint_id: string; position: string; at: string }>;
   resets: Map<string, string>;
   intents: { position: string; partner_id: string; revision: string; url: string | null }[];
@@ -74,7 +83,8 @@ interface Writes {
  *   event id) and one `webhook_deliveries` row per subscribed ENABLED endpoint of that moment,
  *   keyed (envelope, endpoint) with `on conflict do nothing`, each queued in `webhook_due`;
  * - re-arms replayed deliveries, queues test events and the primary endpoint's `webhook_url`
- *   changes (`webhook_primary_intents`), and NOTIFYs the delivery worker.
+ *   changes (`webhook_primary_intents`), and NOTIFYs the delivery workers; the fresh deliveries
+ *   due at once go, leased, to this process's worker after the commit instead (docs/adr/0006).
  *
  * One statement reads what the batch needs and one writes everything, so a batch costs two round
  * trips whatever its size. A redelivered or re-applied event writes nothing twice: deliveries are
@@ -95,6 +105,8 @@ export class WebhooksProjector implements Projector {
   ];
   readonly tables = ['webhook_endpoints', 'webhook_snapshots'];
   private readonly objects: ObjectContext;
+  /** Fresh deliveries leased in a transaction, handed over when (and only if) it commits. */
+  private readonly staged = new WeakMap<EntityManager, HandedDelivery[]>();
 
   constructor(private readonly options: WebhooksProjectorOptions) {
     this.objects = { hppUrls: (id) => hppUrls(options.publicBaseUrl, id) };
@@ -106,11 +118,15 @@ export class WebhooksProjector implements Projector {
 
   async handleBatch(tx: EntityManager, events: RecordedEvent[]): Promise<void> {
     const { horizon, snapshots, endpoints } = await this.load(tx, events);
+    // Only a delivery due at once is leased: one with a delay waits for its time in the queue.
+    const lease = this.options.retrySchedule[0] === 0 ? (this.options.handoff?.leaseSeconds() ?? null) : null;
     const writes: Writes = {
       snapshots: [],
       endpoints: [],
       envelopes: [],
       deliveries: [],
+      lease,
+      handed: new Map(),
       replays: new Map(),
       resets: new Map(),
       intents: [],
@@ -154,7 +170,16 @@ export class WebhooksProjector implements Projector {
     }
     writes.snapshots = [...changedStreams].map((stream) => ({ stream, snapshot: snapshots.get(stream) }));
     writes.endpoints = [...endpoints.values()].filter((row) => row.changed);
-    await this.save(tx, writes);
+    const handed = await this.save(tx, writes);
+    if (handed.length > 0) this.staged.set(tx, [...(this.staged.get(tx) ?? []), ...handed]);
+  }
+
+  /** The batch committed: its fresh deliveries go to this process's worker. */
+  afterCommit(tx: EntityManager): void {
+    const handed = this.staged.get(tx);
+    if (!handed) return;
+    this.staged.delete(tx);
+    this.options.handoff?.deliver(handed);
   }
 
   /** The endpoint's own events: its row, and what they ask of the delivery tables. */
@@ -223,8 +248,10 @@ export class WebhooksProjector implements Projector {
     for (const [id, { snapshot }] of endpoints) {
       if (snapshot.partnerId !== envelope.owner.partnerId || snapshot.state !== 'ENABLED') continue;
       if (envelope.only !== null ? envelope.only !== id : !subscribes(snapshot, envelope.type)) continue;
+      const deliveryId = deliveryIdFor(id, envelope.id);
+      const leaseToken = writes.lease === null ? null : randomUUID();
       writes.deliveries.push({
-        id: deliveryIdFor(id, envelope.id),
+        id: deliveryId,
         endpoint_id: id,
         partner_id: snapshot.partnerId,
         envelope_id: envelope.id,
@@ -232,7 +259,23 @@ export class WebhooksProjector implements Projector {
         position_key: envelope.positionKey.toString(),
         next_attempt_at: due,
         created_at: envelope.at.toISOString(),
+        lease_token: leaseToken,
       });
+      if (leaseToken) {
+        writes.handed.set(deliveryId, {
+          id: deliveryId,
+          leaseToken,
+          runAttempts: 0,
+          endpointId: id,
+          partnerId: snapshot.partnerId,
+          eventType: envelope.type,
+          envelopeId: envelope.id,
+          url: snapshot.url,
+          endpoint: snapshot,
+          body: envelope.body,
+          dueAt: new Date(due),
+        });
+      }
     }
   }
 
@@ -285,10 +328,12 @@ export class WebhooksProjector implements Projector {
   /**
    * Everything in one statement. Envelopes go in first (`on conflict do nothing`); deliveries only
    * for the envelopes it inserted, so an event fanned out before (a redelivery, a rebuild) makes no
-   * delivery again. Each new or replayed delivery is queued in `webhook_due`, the worker's queue.
-   * The NOTIFY reaches the workers of every process at commit.
+   * delivery again. Each new or replayed delivery is queued in `webhook_due`, the worker's queue;
+   * a fresh one due at once is leased to this process's worker when it takes them
+   * (`DeliveryHandoff`), and handed over by {@link afterCommit}. The NOTIFY, for the rest, reaches
+   * the workers of every process at commit. Answers the deliveries to hand over.
    */
-  private async save(tx: EntityManager, writes: Writes): Promise<void> {
+  private async save(tx: EntityManager, writes: Writes): Promise<HandedDelivery[]> {
     const nothing =
       writes.snapshots.length +
         writes.endpoints.length +
@@ -297,9 +342,9 @@ export class WebhooksProjector implements Projector {
         writes.resets.size +
         writes.intents.length ===
       0;
-    if (nothing) return;
+    if (nothing) return [];
     const json = (rows: unknown[]) => JSON.stringify(rows);
-    await tx.query(
+    const [{ handed }] = (await tx.query(
       `with snapshots as (
          insert into webhook_snapshots (stream, snapshot)
          select r.stream, r.snapshot from jsonb_to_recordset($1::jsonb) as r(stream text, snapshot jsonb)
@@ -321,19 +366,25 @@ export class WebhooksProjector implements Projector {
                 created_at timestamptz, position_key bigint, body text)
          on conflict (id) do nothing
          returning id
+       ), incoming as materialized (
+         select * from jsonb_to_recordset($4::jsonb) as r(id uuid, endpoint_id uuid, partner_id uuid,
+                envelope_id uuid, event_type text, position_key bigint, next_attempt_at timestamptz,
+                created_at timestamptz, lease_token uuid)
        ), deliveries as (
          insert into webhook_deliveries (id, endpoint_id, partner_id, envelope_id, event_type, position_key, state,
            next_attempt_at, created_at, updated_at)
          select r.id, r.endpoint_id, r.partner_id, r.envelope_id, r.event_type, r.position_key, 'PENDING',
                 r.next_attempt_at, r.created_at, r.created_at
-           from jsonb_to_recordset($4::jsonb) as r(id uuid, endpoint_id uuid, partner_id uuid, envelope_id uuid,
-                event_type text, position_key bigint, next_attempt_at timestamptz, created_at timestamptz)
-           join envelopes on envelopes.id = r.envelope_id
+           from incoming r join envelopes on envelopes.id = r.envelope_id
          on conflict (envelope_id, endpoint_id) do nothing
-         returning id, endpoint_id, next_attempt_at
+         returning id
        ), queued as (
-         insert into webhook_due (delivery_id, endpoint_id, due_at)
-         select id, endpoint_id, next_attempt_at from deliveries
+         -- Leased to this process when its worker takes fresh deliveries (the lease a claim takes).
+         insert into webhook_due (delivery_id, endpoint_id, due_at, lease_token, lease_until)
+         select r.id, r.endpoint_id, r.next_attempt_at, r.lease_token,
+                case when r.lease_token is not null then clock_timestamp() + make_interval(secs => $9::int) end
+           from deliveries d join incoming r on r.id = d.id
+         returning delivery_id, lease_token
        ), replays as (
          -- A replay starts a new run of the schedule on the same delivery (same envelope, same id).
          update webhook_deliveries d
@@ -361,11 +412,16 @@ export class WebhooksProjector implements Projector {
          on conflict (position) do nothing
          returning 1
        ), wake as (
+         -- Deliveries leased to this process wake nobody: its worker has them already.
          select concat_ws(',',
-                  case when exists (select 1 from deliveries) or exists (select 1 from replays) then 'deliveries' end,
+                  case when exists (select 1 from queued where lease_token is null)
+                         or exists (select 1 from replays) then 'deliveries' end,
                   case when exists (select 1 from intents) then 'primary' end) as payload
+       ), notified as (
+         select pg_notify($8, payload) from wake where payload <> ''
        )
-       select pg_notify($8, payload) from wake where payload <> ''`,
+       select (select count(*) from notified) as notified,
+              array(select delivery_id::text from queued where lease_token is not null) as handed`,
       [
         json(writes.snapshots),
         json(
@@ -397,8 +453,11 @@ export class WebhooksProjector implements Projector {
         json([...writes.resets].map(([endpoint_id, position]) => ({ endpoint_id, position }))),
         json(writes.intents),
         WEBHOOK_DELIVERIES_CHANNEL,
+        writes.lease,
       ],
-    );
+    )) as { handed: string[] }[];
+    // Only what this statement inserted: a redelivered batch hands over nothing twice.
+    return handed.map((id) => writes.handed.get(id)!);
   }
 }
 

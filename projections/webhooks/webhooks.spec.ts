@@ -11,6 +11,7 @@ import {
   ProjectionRunner,
   type ProjectionRunner as Runner,
 } from '../../libs/projections/src';
+import { DeliveryHandoff, type HandedDelivery } from '../../libs/webhooks/src/application/delivery-handoff';
 import { DeliveryQueue } from '../../libs/webhooks/src/application/delivery-queue';
 import { deliveryIdFor, envelopeIdFor } from '../../libs/webhooks/src/application/webhook-ids';
 import type { WebhookEndpointEvent } from '../../libs/webhooks/src/domain';
@@ -296,6 +297,91 @@ describe('webhooks projector', () => {
       data: { object: { id: endpoint } },
     });
     await live.stop();
+  });
+
+  it('with a worker attached, fresh deliveries due at once go to it leased, after their commit, waking nobody', async () => {
+    const handoff = new DeliveryHandoff();
+    const handed: HandedDelivery[] = [];
+    handoff.attach(15, (deliveries) => handed.push(...deliveries));
+    const immediate = new WebhooksProjector({
+      publicBaseUrl: 'https://pay.example.com',
+      retrySchedule: [0, 30],
+      handoff,
+    });
+    const endpoint = uuid();
+    await append(
+      `webhook_endpoint-${endpoint}`,
+      endpointCreated(endpoint, {
+        enabledEvents: ['customer.created'],
+        url: 'https://hooks.example.com/now',
+      }),
+    );
+    const listen = new Client({ connectionString: url });
+    await listen.connect();
+    const notified: string[] = [];
+    listen.on('notification', (n) => notified.push(n.payload ?? ''));
+    await listen.query('listen webhook_deliveries');
+    const live = new ProjectionRunner({
+      store,
+      dataSource: db,
+      projectors: [immediate],
+      pollIntervalMs: 50,
+      databaseUrl: url,
+    });
+    runners.push(live);
+    await live.start();
+    try {
+      const customer = uuid();
+      await live.waitFor(await append(`customer-${customer}`, customerCreated(customer)), ['webhooks']);
+      const [delivery] = await rows(
+        `select d.id, w.lease_token, w.lease_until, v.body from webhook_deliveries d
+           join webhook_due w on w.delivery_id = d.id join webhook_events v on v.id = d.envelope_id
+          where d.endpoint_id = $1`,
+        [endpoint],
+      );
+      expect(delivery.lease_until).not.toBeNull();
+      expect(handed.find((h) => h.endpointId === endpoint)).toEqual({
+        id: delivery.id,
+        leaseToken: delivery.lease_token,
+        runAttempts: 0,
+        endpointId: endpoint,
+        partnerId: PARTNER,
+        eventType: 'customer.created',
+        envelopeId: expect.any(String),
+        url: 'https://hooks.example.com/now',
+        endpoint: expect.objectContaining({ id: endpoint, state: 'ENABLED' }),
+        body: delivery.body,
+        dueAt: clock.now(),
+      });
+      // Every fresh delivery of the batch was leased here: no other worker is woken for them.
+      const [{ unleased }] = await rows(
+        'select count(*)::int as unleased from webhook_due where lease_token is null and delivery_id = any($1)',
+        [handed.map((h) => h.id)],
+      );
+      expect(unleased).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(notified).toEqual([]);
+
+      // Detached (the worker stopping): the next fresh delivery is queued unleased, for any claim.
+      handoff.detach();
+      const count = handed.length;
+      const other = uuid();
+      await live.waitFor(await append(`customer-${other}`, customerCreated(other)), ['webhooks']);
+      const [later] = await rows(
+        `select w.lease_token from webhook_deliveries d join webhook_due w on w.delivery_id = d.id
+          where d.endpoint_id = $1 and d.id <> $2`,
+        [endpoint, delivery.id],
+      );
+      expect(later).toEqual({ lease_token: null });
+      expect(handed).toHaveLength(count);
+      for (let waited = 0; notified.length === 0 && waited < 2000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(notified).toEqual(['deliveries']);
+    } finally {
+      await live.stop();
+      await listen.end();
+    }
   });
 
   it('queues each webhook_url change of a partner for the primary endpoint', async () => {

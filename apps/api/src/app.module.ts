@@ -32,7 +32,7 @@ import { TransactionsModule } from '../../../libs/transactions/src';
 import { SettlementModule } from '../../../libs/settlement/src';
 import { RecurringModule } from '../../../libs/recurring/src';
 import { TerminalsModule } from '../../../libs/terminals/src';
-import { WebhooksModule } from '../../../libs/webhooks/src';
+import { DeliveryHandoff, WebhooksModule } from '../../../libs/webhooks/src';
 import { ProjectionRunner } from '../../../libs/projections/src';
 import { HealthController } from './health.controller';
 import { OpenApiController } from './openapi/openapi.controller';
@@ -67,6 +67,7 @@ export class AppModule {
         { provide: Clock, useValue: infra.clock },
         { provide: SANDBOX_CLOCK, useValue: infra.sandboxClock },
         { provide: ProjectionRunner, useValue: infra.projections },
+        { provide: DeliveryHandoff, useValue: infra.deliveryHandoff },
         {
           provide: READ_MODEL_WAIT,
           useValue: (async (position, readModels) => {
@@ -103,6 +104,7 @@ export class AppModule {
         CursorCodec,
         RateLimiter,
         ClockAdvanceHooks,
+        DeliveryHandoff,
       ],
     };
     return {

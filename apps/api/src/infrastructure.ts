@@ -16,7 +16,7 @@ import { IdempotencyStore } from '../../../libs/platform/src/idempotency/idempot
 import { PostgresRateWindows } from '../../../libs/platform/src/auth/rate-windows';
 import { PeriodicTask } from '../../../libs/platform/src/scheduling/periodic-task';
 import { ProjectionRunner } from '../../../libs/projections/src';
-import { WEBHOOK_QUEUE_GAUGES } from '../../../libs/webhooks/src';
+import { DeliveryHandoff, WEBHOOK_QUEUE_GAUGES } from '../../../libs/webhooks/src';
 import { recurringGauges } from '../../../libs/recurring/src';
 import type { EarlyStart } from './early-start';
 import { ServiceMetrics } from './metrics/service-metrics';
@@ -35,6 +35,7 @@ export interface Infrastructure {
   eventStore: EventStore;
   dataSource: DataSource;
   projections: ProjectionRunner;
+  deliveryHandoff: DeliveryHandoff;
   operatorKey: OperatorKey;
   /** Encryption at rest under the vault key (documents, bank data, card data). */
   vault: SealedBox;
@@ -125,10 +126,12 @@ export async function startInfrastructure(
     started.push({ stop: () => dataSource.destroy() });
     await runMigrations(dataSource);
 
+    // Fresh webhook deliveries go from the webhooks projector to this process's worker directly.
+    const deliveryHandoff = new DeliveryHandoff();
     const projections = new ProjectionRunner({
       store: eventStore,
       dataSource,
-      projectors: PROJECTORS.map((make) => make(config)),
+      projectors: PROJECTORS.map((make) => make({ ...config, deliveryHandoff })),
       databaseUrl,
       logger: logger.child({ component: 'projections' }),
     });
@@ -158,6 +161,7 @@ export async function startInfrastructure(
       eventStore,
       dataSource,
       projections,
+      deliveryHandoff,
       operatorKey,
       vault,
       idempotency,

@@ -72,6 +72,34 @@ describe('the projection runner', () => {
       expect((await runner.status())[0]).toMatchObject({ state: 'running', last_error: null });
     });
 
+    it('calls afterCommit with the transaction of each batch that committed, never of one rolled back', async () => {
+      await h.note('s-c', 1, 2, 3);
+      const seen: { tx: EntityManager; ns: number[] }[] = [];
+      const committed: number[][] = [];
+      let failures = 0;
+      const base = noter({
+        async before(tx: EntityManager, event: RecordedEvent) {
+          const n = (event.data as Noted).n;
+          const entry = seen.find((s) => s.tx === tx) ?? seen[seen.push({ tx, ns: [] }) - 1];
+          entry.ns.push(n);
+          if (n === 2 && failures++ === 0) throw transientError();
+        },
+      });
+      const projector: Projector = {
+        ...base,
+        afterCommit: (tx) => committed.push(seen.find((s) => s.tx === tx)!.ns),
+      };
+      const runner = h.runner([projector], { wakeUp: 'poll', pollIntervalMs: 100, batchSize: 100 });
+      await runner.start();
+      expect(await runner.waitFor(await h.store.headPosition())).toBe(true);
+      // The first transaction saw events 1 and 2, then rolled back: only the retry's commit counts.
+      expect(seen.map((s) => s.ns)).toEqual([
+        [1, 2],
+        [1, 2, 3],
+      ]);
+      expect(committed).toEqual([[1, 2, 3]]);
+    });
+
     it('resumes from its checkpoint after a restart, applying nothing twice', async () => {
       await h.note('s-r', 1, 2);
       const first = h.runner([noter(), counter()]);

@@ -525,6 +525,8 @@ export class ProjectionRunner {
       return last;
     }
     worker.persistedAt = performance.now();
+    // Set inside the transaction's callback: the batch was applied (not found applied elsewhere).
+    let applied = null as EntityManager | null;
     const position = await this.options.dataSource.transaction(async (tx) => {
       // Another process running the same projector, or a rebuild, may have moved it: trust the row.
       const stored = await lockCheckpoint(tx, name);
@@ -534,8 +536,10 @@ export class ProjectionRunner {
       if (fresh.length === 0) return stored;
       const reached = await applyEvents(tx, worker.projector, worker.types, fresh);
       await saveCheckpoint(tx, name, reached);
+      applied = tx;
       return reached;
     });
+    if (applied) worker.projector.afterCommit?.(applied);
     this.advance(worker, position);
     // Applied here, or found applied by another process: either way the read model has them now.
     if (relevant) this.passed.emit(name);

@@ -24,4 +24,10 @@ export interface Projector {
    * uses it; if a batch fails, it re-applies the events one by one to find the poison event.
    */
   handleBatch?(tx: EntityManager, events: RecordedEvent[]): Promise<void>;
+  /**
+   * Optional: the transaction `tx` of a live batch committed (never called for one that rolled
+   * back, nor during a rebuild). For handing what the batch made in memory to this process (the
+   * `webhooks` projector's fresh deliveries); must not throw.
+   */
+  afterCommit?(tx: EntityManager): void;
 }

@@ -26,6 +26,7 @@ import {
 } from './delivery-queue';
 import { RunWebhookEndpointCommand } from './webhook-endpoint-commands';
 import { primaryEndpointIdFor } from './webhook-ids';
+import { DeliveryHandoff, type HandedDelivery } from './delivery-handoff';
 import { WebhookSecrets, signatureHeader } from './webhook-secrets';
 import { WebhookSender } from './webhook-sender';
 
@@ -59,8 +60,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 type Pending = { record: AttemptRecord; claim: ClaimedDelivery };
 
 /**
- * The delivery worker, one per process (docs/webhooks.md, "How delivery works"). It sleeps until
- * the `webhooks` projector NOTIFYs new work, or 500 ms (a retry falls due between), then:
+ * The delivery worker, one per process (docs/webhooks.md, "How delivery works"). The deliveries
+ * this process's `webhooks` projector creates come to it directly, already leased
+ * ({@link DeliveryHandoff}), and are sent at once. For the rest (retries, replays, deliveries
+ * another process created, leases run out) it sleeps until the projector NOTIFYs new work, or
+ * 500 ms (a retry falls due between), then:
  * 1. applies queued changes of the partners' primary endpoints (`webhook_url`);
  * 2. claims due deliveries of ENABLED endpoints (row leases, `FOR UPDATE SKIP LOCKED`) up to
  *    {@link MAX_IN_FLIGHT} attempts in flight, signs each with the endpoint's secrets (Standard
@@ -100,6 +104,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     private readonly secrets: WebhookSecrets,
     private readonly commands: CommandBus,
     @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
+    private readonly handoff: DeliveryHandoff,
   ) {
     this.queue = new DeliveryQueue(pool);
     // Every attempt in flight listens for the stop.
@@ -126,6 +131,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
       );
       this.listener.ensure();
     }
+    this.handoff.attach(this.leaseSeconds, (deliveries) => this.accept(deliveries));
     this.loop = this.run();
     this.housekeeping.start();
     void this.housekeeping.runNow().catch(() => undefined);
@@ -133,6 +139,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
 
   /** Graceful: no new claims; attempts in flight are cut short and their leases given back at once. */
   async onModuleDestroy(): Promise<void> {
+    this.handoff.detach();
     this.stopping = true;
     this.alarm.ring();
     this.stopSignal.abort();
@@ -179,6 +186,24 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
         this.logger.warn({ err }, 'webhook delivery pass failed; retrying');
         await this.alarm.sleep(POLL_INTERVAL_MS);
       }
+    }
+  }
+
+  /**
+   * Fresh deliveries the projector leased to this process, after their commit: sent at once. One
+   * not due yet by the platform clock (a sandbox clock set back meanwhile), or arriving while the
+   * worker stops, is given back to the queue.
+   */
+  private accept(deliveries: HandedDelivery[]): void {
+    const now = this.clock.now().getTime();
+    const back: HandedDelivery[] = [];
+    for (const delivery of deliveries) {
+      if (this.stopping || delivery.dueAt.getTime() > now) back.push(delivery);
+      else this.start(delivery);
+    }
+    if (back.length > 0) {
+      // Not given back (the database away): the lease runs out and the delivery is claimed then.
+      void this.queue.release(back).catch(() => undefined);
     }
   }
 
