@@ -169,10 +169,12 @@ export class DeliveryQueue {
          update webhook_due w set due_at = r.next_attempt_at, lease_token = null, lease_until = null
            from r where w.delivery_id = r.id and w.lease_token = r.token and r.state = 'PENDING'
          returning w.delivery_id
+       ), held as (
+         select delivery_id from ended union all select delivery_id from retried
        ), outcomes as (
-         select r.*, exists (select 1 from ended where ended.delivery_id = r.id)
-                     or exists (select 1 from retried where retried.delivery_id = r.id) as held
-           from r
+         -- A join, not two EXISTS per record: those scanned both lists once per record.
+         select r.*, held.delivery_id is not null as held
+           from r left join held on held.delivery_id = r.id
        ), attempts as (
          update webhook_deliveries d
             set attempts = d.attempts || jsonb_build_array(o.attempt),
