@@ -1123,8 +1123,9 @@ and the webhook queue empty, so no run pays for what the one before it left behi
 Where delivering's cost goes (\`WEBHOOKS=1\` of \`bench/profile-sale.ts\`, docs/performance.md): per attempt,
 the HTTP exchange on the servers' thread (undici, about 0.12 ms; node:http cost 0.22 ms) and the receiver's
 answer on its thread, both on the same two cores; in PostgreSQL, the delivery row inserted by the projector and
-updated in place once per attempt, and the queue row (\`webhook_due\`) inserted, leased and deleted, with one claim
-and one record statement per batch of deliveries. On this machine a write to a socket is dear: it wakes the
+updated in place once per attempt, and the queue row (\`webhook_due\`) inserted already leased to the process
+(its worker gets the fresh deliveries from the projector after the commit, without a claim) and deleted by the
+batch's record statement. On this machine a write to a socket is dear: it wakes the
 thread or process reading it, and the 82 statements of one SALE spend about a quarter of the servers' thread in
 \`writev\` (about 11 µs each, at 32 connections); an attempt adds a write and a read on the servers' side and
 as many on the receiver's.`,
