@@ -17,7 +17,15 @@ create table if not exists platform.merchant_documents (
   sha256 text not null,
   created_at timestamptz not null default now()
 );
-create index if not exists merchant_documents_merchant on platform.merchant_documents (merchant_id);
+-- Only when missing: \`create index if not exists\` takes a share lock on the table before it looks,
+-- which a process starting beside others' writes must not.
+do $do$
+begin
+  if to_regclass('platform.merchant_documents_merchant') is null then
+    create index merchant_documents_merchant on platform.merchant_documents (merchant_id);
+  end if;
+end
+$do$;
 `;
 
 /**

@@ -22,6 +22,35 @@ describe('IdempotencyStore on PostgreSQL', () => {
 
   const fp = fingerprintOf('POST', '/api/v1/x', { a: 1 });
 
+  it('migrates beside a write in flight without waiting for it (a process starting beside others)', async () => {
+    const writing = await pool.connect();
+    try {
+      // A write's transaction: it read the table, then wrote a row, and has not committed.
+      await writing.query('begin');
+      await writing.query('select count(*) from platform.idempotency_records');
+      await writing.query(
+        `insert into platform.idempotency_records (scope, key_hash, command_id, fingerprint, state, created_at, lease_until)
+         values ('partner:beside', 'k', gen_random_uuid(), 'f', 'in_progress', now(), now())`,
+      );
+      const migrated = IdempotencyStore.migrate(pool).then(() => 'migrated' as const);
+      const waited = new Promise<'still waiting'>((resolve) =>
+        setTimeout(() => resolve('still waiting'), 3_000),
+      );
+      expect(await Promise.race([migrated, waited])).toBe('migrated');
+      // And the schema it completes when something is missing is still whole.
+      const { rows } = await pool.query(
+        `select (select count(*)::int from information_schema.columns
+                  where table_schema = 'platform' and table_name = 'idempotency_records'
+                    and column_name = 'lease_token') as columns,
+                to_regclass('platform.idempotency_records_created_at')::text as index`,
+      );
+      expect(rows[0]).toEqual({ columns: 1, index: 'platform.idempotency_records_created_at' });
+    } finally {
+      await writing.query('rollback').catch(() => undefined);
+      writing.release();
+    }
+  });
+
   it('runs a new key, replays the stored answer, and refuses another body', async () => {
     const first = await store.begin('partner:p1', 'k1', fp);
     expect(first).toMatchObject({ kind: 'execute', resumed: false });

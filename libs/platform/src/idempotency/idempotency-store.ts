@@ -102,10 +102,25 @@ create table if not exists platform.idempotency_records (
   completed_at timestamptz,
   primary key (scope, key_hash)
 );
-create index if not exists idempotency_records_created_at on platform.idempotency_records (created_at);
--- Which run holds the lease: a run that lost it (it stalled past the lease and a retry took over
--- under the same command id) can neither renew nor end the new holder's lease.
-alter table platform.idempotency_records add column if not exists lease_token uuid;
+-- What locks the table is done only when missing: a process starting beside others must take no
+-- lock their writes hold. (\`create index if not exists\` takes a share lock before it looks, and
+-- \`add column if not exists\` an exclusive one: a restarted process died at start-up with
+-- \`deadlock detected\` against a write that read the table, then wrote it.)
+do $do$
+begin
+  if to_regclass('platform.idempotency_records_created_at') is null then
+    create index idempotency_records_created_at on platform.idempotency_records (created_at);
+  end if;
+  -- Which run holds the lease: a run that lost it (it stalled past the lease and a retry took over
+  -- under the same command id) can neither renew nor end the new holder's lease.
+  if not exists (
+    select 1 from information_schema.columns
+     where table_schema = 'platform' and table_name = 'idempotency_records' and column_name = 'lease_token'
+  ) then
+    alter table platform.idempotency_records add column lease_token uuid;
+  end if;
+end
+$do$;
 `;
 
 /**
