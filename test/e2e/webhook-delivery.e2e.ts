@@ -406,9 +406,10 @@ describe('webhook delivery', () => {
     const first = await emit(partner, 'First');
     const second = await emit(partner, 'Second');
     expect((await partner.client.post(`/merchants/${second}/submit`)).status).toBe(200);
+    // The page and its total_count are two reads: wait for both to show the third envelope.
     const all = await eventually(
       () => partner.client.get('/events'),
-      (res) => res.body.pagination?.total_count === 3,
+      (res) => res.body.pagination?.total_count === 3 && res.body.data?.length === 3,
     );
     expect(all.body.data.map((e: any) => e.type)).toEqual([
       'merchant.submitted',
