@@ -68,6 +68,8 @@ interface Writes {
   handed: Map<string, HandedDelivery>;
   replays: Map<string, { id: string; endpoint_id: string; position: string; at: string }>;
   resets: Map<string, string>;
+  /** Deleted endpoints: their deliveries leave the queue (never attempted again). */
+  deleted: Set<string>;
   intents: { position: string; partner_id: string; revision: string; url: string | null }[];
 }
 
@@ -129,6 +131,7 @@ export class WebhooksProjector implements Projector {
       handed: new Map(),
       replays: new Map(),
       resets: new Map(),
+      deleted: new Set(),
       intents: [],
     };
     const changedStreams = new Set<string>();
@@ -201,6 +204,8 @@ export class WebhooksProjector implements Projector {
       createdPosition: row?.createdPosition ?? event.globalPosition.toString(),
       changed: true,
     });
+    // Also in a rebuild: the queue is never swapped, and a deleted endpoint's rows must not be in it.
+    if (event.type === 'WebhookEndpointDeleted') writes.deleted.add(endpointId);
     if (!fresh) return;
     const position = event.globalPosition.toString();
     if (event.type === 'WebhookEndpointReenabled' || event.type === 'WebhookEndpointCreated') {
@@ -340,6 +345,7 @@ export class WebhooksProjector implements Projector {
         writes.envelopes.length +
         writes.replays.size +
         writes.resets.size +
+        writes.deleted.size +
         writes.intents.length ===
       0;
     if (nothing) return [];
@@ -399,6 +405,9 @@ export class WebhooksProjector implements Projector {
          insert into webhook_due (delivery_id, endpoint_id, due_at)
          select id, endpoint_id, at from replays
          on conflict (delivery_id) do update set due_at = excluded.due_at, lease_token = null, lease_until = null
+       ), dequeued as (
+         -- A deleted endpoint's deliveries are not attempted any more: every claim would walk past them.
+         delete from webhook_due where endpoint_id = any($10::uuid[])
        ), resets as (
          insert into webhook_endpoint_health (endpoint_id, consecutive_failures, reset_position)
          select r.endpoint_id, 0, r.position from jsonb_to_recordset($6::jsonb) as r(endpoint_id uuid, position bigint)
@@ -454,6 +463,7 @@ export class WebhooksProjector implements Projector {
         json(writes.intents),
         WEBHOOK_DELIVERIES_CHANNEL,
         writes.lease,
+        [...writes.deleted],
       ],
     )) as { handed: string[] }[];
     // Only what this statement inserted: a redelivered batch hands over nothing twice.

@@ -452,6 +452,7 @@ describe('webhooks projector', () => {
       [pending.endpoint_id],
     );
     await pool.query('delete from webhook_due where endpoint_id <> $1', [pending.endpoint_id]);
+    expect(await count('webhook_due')).toBeGreaterThan(0); // the pending one is queued
     const deleting = runner();
     await deleting.start();
     const deleted = await append(`webhook_endpoint-${pending.endpoint_id}`, {
@@ -460,11 +461,16 @@ describe('webhooks projector', () => {
     });
     await deleting.waitFor(deleted, ['webhooks']);
     await deleting.stop();
+    // Its pending delivery stays in the history, out of the queue: no claim walks past it any more.
+    expect(
+      await rows('select state from webhook_deliveries where endpoint_id = $1', [pending.endpoint_id]),
+    ).toEqual(expect.arrayContaining([{ state: 'PENDING' }]));
+    expect(await count('webhook_due')).toBe(0);
     const pruned = await new DeliveryQueue(pool).prune(new Date(clock.now().getTime() + 1000));
     expect(pruned).toBeGreaterThan(0);
     expect(await count('webhook_events')).toBe(0);
     expect(await count('webhook_deliveries')).toBe(0);
-    expect(await count('webhook_due')).toBe(0); // the deleted endpoint's pending delivery left the queue too
+    expect(await count('webhook_due')).toBe(0);
     const live = runner();
     await live.start();
     await live.rebuild('webhooks');
