@@ -4,6 +4,7 @@ export { WebhookDeliveryWorker, WEBHOOK_SENDER } from './application/delivery-wo
 export { WEBHOOK_DELIVERIES_CHANNEL, EVENT_RETENTION_DAYS } from './application/delivery-queue';
 export { DeliveryHandoff, type HandedDelivery } from './application/delivery-handoff';
 export { deliveryIdFor, envelopeIdFor, primaryEndpointIdFor } from './application/webhook-ids';
-export { WebhookSender, type Resolver } from './application/webhook-sender';
+export { WebhookSender, type AttemptSender, type Resolver } from './application/webhook-sender';
+export { ThreadedWebhookSender } from './application/sender-thread';
 export { WEBHOOKS_READ_MODEL } from './application/webhook-endpoint-commands';
 export { WEBHOOK_QUEUE_GAUGES } from './application/webhook-metrics';

@@ -4,7 +4,7 @@ import { RunWebhookEndpointCommandHandler } from './application/webhook-endpoint
 import { WebhookEndpointReader } from './application/webhook-endpoint-reader';
 import { WebhookQueries } from './application/webhook-queries';
 import { WebhookSecrets } from './application/webhook-secrets';
-import { WebhookSender } from './application/webhook-sender';
+import { ThreadedWebhookSender } from './application/sender-thread';
 import { EventsController } from './http/events.controller';
 import { WebhookDeliveriesController } from './http/webhook-deliveries.controller';
 import { WebhookEndpointDeliveriesController } from './http/webhook-endpoint-deliveries.controller';
@@ -32,7 +32,8 @@ import { WebhookMetadataController } from './http/webhook-metadata.controller';
     WebhookQueries,
     WebhookSecrets,
     WebhookDeliveryWorker,
-    { provide: WEBHOOK_SENDER, useFactory: () => new WebhookSender() },
+    // Attempts' HTTP exchanges run on a thread of their own (sender-thread.ts).
+    { provide: WEBHOOK_SENDER, useFactory: () => new ThreadedWebhookSender() },
   ],
   exports: [WebhookDeliveryWorker, WebhookEndpointReader],
 })

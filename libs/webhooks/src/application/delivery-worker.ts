@@ -28,9 +28,9 @@ import { RunWebhookEndpointCommand } from './webhook-endpoint-commands';
 import { primaryEndpointIdFor } from './webhook-ids';
 import { DeliveryHandoff, type HandedDelivery } from './delivery-handoff';
 import { WebhookSecrets, signatureHeader } from './webhook-secrets';
-import { WebhookSender } from './webhook-sender';
+import type { AttemptSender } from './webhook-sender';
 
-/** The DI token of the sender (tests give one a resolver of their own). */
+/** The DI token of the sender: the sending thread (sender-thread.ts) unless a module provides another. */
 export const WEBHOOK_SENDER = Symbol('WebhookSender');
 
 export const WEBHOOK_DELIVERY_ACTOR = 'system:webhook-delivery';
@@ -103,7 +103,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly secrets: WebhookSecrets,
     private readonly commands: CommandBus,
-    @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
+    @Inject(WEBHOOK_SENDER) private readonly sender: AttemptSender,
     private readonly handoff: DeliveryHandoff,
   ) {
     this.queue = new DeliveryQueue(pool);

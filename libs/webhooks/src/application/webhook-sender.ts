@@ -3,12 +3,10 @@ import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Pool, buildConnector, type Dispatcher } from 'undici';
 import type { AppEnv as Environment } from '../../../platform/src/config/config';
-import {
-  RESPONSE_BODY_LIMIT_BYTES,
-  deliveryAddressError,
-  type AttemptError,
-  type AttemptOutcome,
-} from '../domain';
+// The domain's files, not its index: the sending thread (sender-thread.ts) loads this file and
+// needs nothing more of the domain.
+import { RESPONSE_BODY_LIMIT_BYTES, type AttemptError, type AttemptOutcome } from '../domain/delivery-rules';
+import { deliveryAddressError } from '../domain/delivery-address';
 
 /** Resolves a host name to its addresses (A and AAAA), or throws. */
 export type Resolver = (hostname: string, signal: AbortSignal) => Promise<string[]>;
@@ -29,6 +27,13 @@ export interface SendResult {
   durationMs: number;
   /** A short reason for a failure without an answer (`error` of the attempt). */
   detail: string | null;
+}
+
+/** Makes one attempt's HTTP exchange: {@link WebhookSender} here, or on a thread of its own. */
+export interface AttemptSender {
+  send(request: SendRequest): Promise<SendResult>;
+  /** Closes its connections; attempts still in flight end without an outcome. */
+  close(): void;
 }
 
 const USER_AGENT = 'PartnerPayments-Webhooks/1';
@@ -87,7 +92,7 @@ const KEEP_ALIVE_MS = 30_000;
  * attempt (docs/adr/0006-webhook-delivery.md), and the event loop is what the write path and
  * delivery share.
  */
-export class WebhookSender {
+export class WebhookSender implements AttemptSender {
   private readonly pools = new Map<string, Pool>();
   private readonly connector = buildConnector({});
 

@@ -1,4 +1,5 @@
 export * from './decide';
+export * from './delivery-address';
 export * from './delivery-rules';
 export * from './url-rules';
 export * from './webhook-endpoint';

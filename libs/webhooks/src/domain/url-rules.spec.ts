@@ -1,4 +1,5 @@
-import { deliveryAddressError, validateEndpointUrl } from './url-rules';
+import { deliveryAddressError } from './delivery-address';
+import { validateEndpointUrl } from './url-rules';
 
 describe('addresses a delivery may connect to (checked at every attempt)', () => {
   it.each([

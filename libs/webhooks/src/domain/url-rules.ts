@@ -1,9 +1,4 @@
-import {
-  parseIpAddress,
-  specialAddressKind,
-  validateWebhookUrl,
-  type Environment,
-} from '../../../partners/src/domain';
+import { validateWebhookUrl, type Environment } from '../../../partners/src/domain';
 import type { FieldError } from './webhook-endpoint-errors';
 
 /**
@@ -15,23 +10,11 @@ import type { FieldError } from './webhook-endpoint-errors';
  * loopback in sandbox, so partners can test against a local receiver.
  *
  * A name is resolved at every attempt and each address it resolves to is checked by
- * {@link deliveryAddressError}: the connection then goes to that checked address, so a DNS answer
+ * `deliveryAddressError` (delivery-address.ts): the connection then goes to that checked address, so a DNS answer
  * that changes between registration and delivery (or between attempts) is caught.
  */
 export function validateEndpointUrl(url: unknown, environment: Environment, field = 'url'): FieldError[] {
   if (typeof url !== 'string' || url === '')
     return [{ field, message: 'must be an absolute http or https URL' }];
   return validateWebhookUrl(url, environment).map((error) => ({ ...error, field }));
-}
-
-/**
- * Why a delivery may not connect to `address` (an IPv4 or IPv6 address as resolved, mapped forms
- * included), or null when it may.
- */
-export function deliveryAddressError(address: string, environment: Environment): string | null {
-  const parsed = parseIpAddress(address);
-  if (!parsed) return `${address} is not an IP address`;
-  const special = specialAddressKind(parsed);
-  if (!special || (environment === 'sandbox' && special.sandbox)) return null;
-  return `${address} is a ${special.kind.replace('_', '-')} address, which webhooks may not reach`;
 }

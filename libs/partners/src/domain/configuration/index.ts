@@ -3,5 +3,4 @@ export * from './configuration-decide';
 export * from './configuration-errors';
 export * from './configuration-events';
 export * from './feature-flag-catalog';
-export * from './ip-address';
 export * from './partner-settings-validation';

@@ -6,9 +6,8 @@ import {
   parseIpAddress,
   rangeContains,
   unmapIpv4,
-  type IpAddress,
-  type IpRange,
-} from './ip-address';
+} from '../../../../platform/src/net/ip-address';
+import { specialAddressKind, type AddressKind } from '../../../../platform/src/net/special-addresses';
 
 /**
  * Validation of the partner's self-service settings (`PUT /config/partners/{partnerId}`). Pure:
@@ -20,48 +19,6 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const IP_ALLOWLIST_MAX_ENTRIES = 50;
 export const ACCEPTED_METHODS = ['credit_card', 'debit_card', 'ach'] as const;
 export type AcceptedMethod = (typeof ACCEPTED_METHODS)[number];
-
-type AddressKind =
-  'unspecified' | 'loopback' | 'private' | 'shared' | 'link_local' | 'multicast' | 'reserved';
-
-/**
- * Literal hosts a webhook may not target: the platform would be posting into its own network
- * (SSRF). Only loopback is let through, and only in sandbox, so partners can test against a local
- * receiver. Private and link-local stay refused in sandbox too: sign-up there is open, and
- * 169.254.169.254 is a cloud metadata service in every environment. Names are resolved and the
- * resolved addresses checked against the same kinds at delivery time, outside the domain.
- */
-export const SPECIAL_ADDRESS_RANGES: readonly { cidr: string; kind: AddressKind; sandbox: boolean }[] = [
-  { cidr: '0.0.0.0/8', kind: 'unspecified', sandbox: false },
-  { cidr: '10.0.0.0/8', kind: 'private', sandbox: false },
-  { cidr: '100.64.0.0/10', kind: 'shared', sandbox: false }, // carrier-grade NAT; Alibaba metadata
-  { cidr: '127.0.0.0/8', kind: 'loopback', sandbox: true },
-  { cidr: '169.254.0.0/16', kind: 'link_local', sandbox: false }, // 169.254.169.254 metadata
-  { cidr: '172.16.0.0/12', kind: 'private', sandbox: false },
-  { cidr: '192.168.0.0/16', kind: 'private', sandbox: false },
-  { cidr: '224.0.0.0/4', kind: 'multicast', sandbox: false },
-  { cidr: '240.0.0.0/4', kind: 'reserved', sandbox: false }, // includes 255.255.255.255
-  { cidr: '::/128', kind: 'unspecified', sandbox: false },
-  { cidr: '::1/128', kind: 'loopback', sandbox: true },
-  { cidr: 'fc00::/7', kind: 'private', sandbox: false }, // unique local; AWS fd00:ec2::254 metadata
-  { cidr: 'fe80::/10', kind: 'link_local', sandbox: false },
-  { cidr: 'fec0::/10', kind: 'private', sandbox: false }, // deprecated site-local
-  { cidr: 'ff00::/8', kind: 'multicast', sandbox: false },
-];
-
-const SPECIAL_RANGES: readonly { range: IpRange; kind: AddressKind; sandbox: boolean }[] =
-  SPECIAL_ADDRESS_RANGES.map(({ cidr, kind, sandbox }) => {
-    const parsed = parseCidr(cidr);
-    if (!parsed.ok) throw new Error(`bad special range ${cidr}`); // a typo in the table above
-    return { range: parsed.range, kind, sandbox };
-  });
-
-/** What kind of special address this is, or null for an ordinary public unicast address. */
-export function specialAddressKind(address: IpAddress): { kind: AddressKind; sandbox: boolean } | null {
-  const unmapped = unmapIpv4(address);
-  const hit = SPECIAL_RANGES.find(({ range }) => rangeContains(range, unmapped));
-  return hit ? { kind: hit.kind, sandbox: hit.sandbox } : null;
-}
 
 const KIND_WORDS: Record<AddressKind, string> = {
   unspecified: 'an unspecified',

@@ -1,5 +1,5 @@
 /**
- * IPv4 and IPv6 addresses and CIDR ranges as big integers. Parsed by hand because the domain may
+ * IPv4 and IPv6 addresses and CIDR ranges as big integers. Parsed by hand because the domains using it may
  * not import node:net, and because the rules here are deliberately stricter than the OS parsers:
  * no octal or shorthand IPv4 forms, no zone ids, no leading zeros in prefix lengths.
  */
