@@ -69,6 +69,12 @@ export interface TransactionBenchOptions {
   /** The service's DATA_DIR (its generated vault key lands there). */
   dataDir: string;
   durationMs: number;
+  /**
+   * The SALE part's runs (bare route, SALE, SALE with webhooks, lag). Longer than the others: the
+   * SALE with webhooks is read as a ratio of two runs, and delivery is asynchronous — in 5 s runs
+   * (1 s warm-up) its start-up and the machine's jitter moved single rounds by ±25%.
+   */
+  saleDurationMs: number;
   rounds: number;
   listRows: number;
   listRequests: number;
@@ -475,12 +481,13 @@ async function saleThroughput(
   const bare = await startBareRoute(service.infra.databaseUrl);
   const withSale = options.parts.has('sale') || options.parts.has('sale-webhooks');
   const withWebhooks = options.parts.has('sale-webhooks');
-  const receiver = await ReceiverThread.start();
+  // The partners' receiver stands in for servers elsewhere: lowest priority (receiver-worker.ts).
+  const receiver = await ReceiverThread.startLowPriority();
   try {
     const base = (connections: number) => ({
       connections,
       warmupMs: 1000,
-      durationMs: options.durationMs,
+      durationMs: options.saleDurationMs,
       method: 'POST' as const,
       freshIdempotencyKey: true,
     });
@@ -589,6 +596,20 @@ async function saleThroughput(
       /** Each round's SALE rate with endpoints over the one without (the two runs are adjacent). */
       pairedWebhookRatios: (c: number) =>
         (runs.get(`webhooks ${c}`) ?? []).map((w, round) => w.rate / runs.get(`sale ${c}`)![round].rate),
+      /**
+       * The platform's CPU (servers' thread + PostgreSQL) per request over every run of a row, with
+       * (`webhooks`) or without (`sale`) endpoints: what delivering costs the write path, apart from
+       * the receiver's CPU and the machine's speed from run to run.
+       */
+      platformCpuMs: (row: 'sale' | 'webhooks', c: number) => {
+        const all = runs.get(`${row} ${c}`) ?? [];
+        const sent = all.reduce((n, r) => n + r.sent, 0);
+        const ms = all.reduce(
+          (n, r) => n + (r.serverCpuMsPerRequest + r.postgresCpuMsPerRequest) * r.sent,
+          0,
+        );
+        return sent === 0 ? 0 : ms / sent;
+      },
       write: (key: string) => medians(`${key} ${WRITES_CONNECTIONS}`),
       writes: writes ?? [],
       lags,
@@ -995,7 +1016,7 @@ function httpMethod(options: TransactionBenchOptions, connections: string): stri
 \`insert into bench_bare(id, body) values ($1, $2)\` of the same JSON body) on the same database, over the same
 Unix socket, with a pool of ${BARE_POOL_SIZE} connections, the size of the service's. Both servers run in this process; the load
 comes from a worker thread (${connections} keep-alive connections sending back to back, 1 s of warm-up then
-${options.durationMs / 1000} s measured, ${options.rounds} interleaved round${options.rounds === 1 ? '' : 's'}, medians shown, each row's ratio against the bare route's median of the same
+${options.saleDurationMs / 1000} s measured, ${options.rounds} interleaved round${options.rounds === 1 ? '' : 's'}, medians shown, each row's ratio against the bare route's median of the same
 rounds). Connection *c* is partner *c*, each with its own ACTIVE merchant and stored card and the ENTERPRISE
 rate-limit tier (6,000 requests a minute, 100/s, each), so the per-partner limit is not what is measured.
 "Machine CPU busy" is the share of both cores' time in use during the run (from /proc/stat), "load average"
@@ -1109,13 +1130,23 @@ function webhooksPart(sale: SaleResult): PartResult {
     section: `${table.join('\n')}
 
 The second row of each pair runs the same SALEs in the same rounds, with every partner subscribed to every
-webhook type on a receiver running in its own thread (answering 204): each SALE then makes two
+webhook type on a receiver answering 204: each SALE then makes two
 deliveries (\`transaction.created\`, \`transaction.approved\`), signed and sent by the same process
 while the load runs; the endpoints are removed once their deliveries are all made. The rows without
 endpoints already include the \`webhooks\` projector's own work (snapshots and envelopes are written for
 every event, for \`GET /events\`); the difference is what delivering costs the write path. Method and
 columns as in the SALE section; the target is read on the two rows' medians, and the note also gives each
 round's own ratio (its two runs back to back), which shows how far the machine moved the median.
+
+The receiver stands in for the partners' servers, which run on their own machines: here it is a child
+process at the lowest CPU priority (\`nice -n 19\`), so it answers in the machine's idle time and its CPU
+(two requests parsed and answered per SALE) is not charged to the SALEs, as it was while it ran beside them
+at the same priority. What delivering costs the platform itself shows in its CPU per SALE, over every run:
+${CONNECTIONS.map((c) => {
+  const without = sale.platformCpuMs('sale', c);
+  const withEndpoints = sale.platformCpuMs('webhooks', c);
+  return `${withEndpoints.toFixed(2)} ms with endpoints against ${without.toFixed(2)} ms without at ${c} connections (${((withEndpoints / without - 1) * 100).toFixed(1)}%)`;
+}).join(', ')} — servers' thread and PostgreSQL together.
 
 Every measured run (these, the SALE rows and their bare route) starts with the projectors at the head
 and the webhook queue empty, so no run pays for what the one before it left behind.

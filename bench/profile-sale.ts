@@ -11,7 +11,7 @@
  *   (open it in Chrome DevTools' Performance panel).
  *
  * `npm run build && node dist/bench/profile-sale.js` (CONNECTIONS=8, DURATION_MS=8000 by default;
- * WEBHOOKS=1 subscribes every partner to every webhook type on a receiver thread first, as the
+ * WEBHOOKS=1 subscribes every partner to every webhook type on a low-priority receiver first, as the
  * bench's `sale-webhooks` rows do, so the delivery path shows in the numbers and the profile).
  * See docs/performance.md.
  */
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const webhooks = process.env.WEBHOOKS === '1';
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-profile-'));
   const { stats, stop, service, operator, postmaster } = await startProfiledService(dir);
-  const receiver = webhooks ? await ReceiverThread.start() : null;
+  const receiver = webhooks ? await ReceiverThread.startLowPriority() : null;
   try {
     const partners: BenchPartner[] = await Promise.all(
       Array.from({ length: connections }, (_, n) => salePartner(service, operator, n)),

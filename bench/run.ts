@@ -41,6 +41,8 @@ import { spliceReport, type PartResult } from './report-splice';
 import { ProjectionRunner } from '../libs/projections/src';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
+/** The SALE part's runs (bare route, SALE, SALE with webhooks): see TransactionBenchOptions. */
+const SALE_DURATION_MS = Number(process.env.BENCH_SALE_SECONDS ?? 15) * 1000;
 const CATCH_UP_EVENTS = Number(process.env.BENCH_CATCH_UP_EVENTS ?? 200_000);
 const ROOT = path.resolve(__dirname, '..', '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -517,6 +519,7 @@ Catch-up time runs from runner start until the projector's checkpoint reaches th
         postgresPid: db.pid ?? 0,
         dataDir: path.join(dir, 'service'),
         durationMs: DURATION_MS,
+        saleDurationMs: SALE_DURATION_MS,
         rounds: ROUNDS,
         listRows: LIST_ROWS,
         listRequests: LIST_REQUESTS,
@@ -601,7 +604,7 @@ Catch-up time runs from runner start until the projector's checkpoint reaches th
       report = `# Benchmarks
 
 Written by \`npm run bench\` (${new Date().toISOString()}); \`BENCH_ONLY=<parts>\` measures some parts again and
-replaces only their rows (each section says when it was measured). Each throughput row runs for ${DURATION_MS / 1000} s on a fresh
+replaces only their rows (each section says when it was measured). Each throughput row runs for ${DURATION_MS / 1000} s (the SALE rows ${SALE_DURATION_MS / 1000} s) on a fresh
 embedded PostgreSQL with its durable defaults (fsync on), so the numbers include commit flushes.
 
 Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory (${(freemem() / 2 ** 30).toFixed(1)} GiB free), Node ${process.version}, ${process.platform}/${process.arch}.
