@@ -132,12 +132,14 @@ describe('transaction lifecycle: returns, disputes, sweeps, 3DS', () => {
       gateway().setUnknownOutcomeMode(false);
     }
     expectProblem(pending, 502, 'gateway_outcome_unknown');
-    // The list shows it a moment after the answer (docs/api.md, "Consistency").
-    const listed = await eventually(
+    // The problem names the pending transaction; the list shows it a moment after the answer
+    // (docs/api.md, "Consistency"). Waited for by id: an earlier test's SALE can still be listed
+    // INITIATED for that moment too.
+    const id = /transaction ([0-9a-f-]{36})/.exec(pending.body.detail)![1];
+    await eventually(
       () => partner.client.get(`/transactions?state=INITIATED&merchant_id=${merchantId}`),
-      (res) => res.body.data.length > 0,
+      (res) => res.body.data.some((t: { id: string }) => t.id === id),
     );
-    const id = listed.body.data[0].id;
     expect((await partner.client.get(`/transactions/${id}`)).body).toMatchObject({
       state: 'INITIATED',
       outcome_pending: true,

@@ -1,8 +1,8 @@
 import { parseCidr, rangeContains, unmapIpv4, type IpAddress, type IpRange } from './ip-address';
 
 /**
- * The addresses the platform never posts to from outside sandbox (webhooks: SSRF), as data. Shared
- * by the partners' URL rules (a literal address in `webhook_url`, checked at registration) and the
+ * The addresses a webhook is never sent to (SSRF; loopback is let through in sandbox), as data.
+ * Shared by the partners' URL rules (a literal address in `webhook_url`, checked at registration) and the
  * webhook sender (every address a name resolves to, checked at every attempt), which runs on a
  * thread of its own and loads this and ip-address.ts only.
  */
