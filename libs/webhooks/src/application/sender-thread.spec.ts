@@ -125,6 +125,15 @@ describe('ThreadedWebhookSender', () => {
     expect(hooks.received).toHaveLength(1);
   });
 
+  it('closed and used again in one turn: the attempt before ends without an outcome, the one after is sent', async () => {
+    const before = sender.send(request(`http://127.0.0.1:${hooks.port}/in`));
+    sender.close();
+    const after = sender.send(request(`http://127.0.0.1:${hooks.port}/in`));
+    expect((await before).outcome).toBeNull();
+    expect((await after).outcome).toMatchObject({ kind: 'answer', statusCode: 200 });
+    expect(hooks.received).toHaveLength(1);
+  });
+
   it('the deadline still holds on the sending thread', async () => {
     hooks.behaviour = () => undefined;
     const result = await sender.send(request(`http://127.0.0.1:${hooks.port}/in`, { timeoutMs: 300 }));

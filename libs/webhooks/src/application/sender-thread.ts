@@ -54,16 +54,16 @@ export class ThreadedWebhookSender implements AttemptSender {
   send(request: SendRequest): Promise<SendResult> {
     const { signal, ...rest } = request;
     if (signal?.aborted) return Promise.resolve({ outcome: null, durationMs: 0, detail: null });
-    const worker = this.thread();
+    this.thread();
     const id = this.nextId++;
     return new Promise<SendResult>((resolve) => {
-      const abort = () => this.post(worker, { kind: 'abort', id });
+      const abort = () => this.post({ kind: 'abort', id });
       signal?.addEventListener('abort', abort, { once: true });
       this.pending.set(id, (result) => {
         signal?.removeEventListener('abort', abort);
         resolve(result);
       });
-      this.post(worker, { kind: 'send', id, request: rest });
+      this.post({ kind: 'send', id, request: rest });
     });
   }
 
@@ -71,13 +71,15 @@ export class ThreadedWebhookSender implements AttemptSender {
    * Messages of one turn of the event loop go in one post (the projector hands a batch's
    * deliveries over together): one wake-up of the sending thread, not one per attempt.
    */
-  private post(worker: Worker, message: ToSender): void {
+  private post(message: ToSender): void {
     this.outbox.push(message);
     if (this.outbox.length > 1) return;
     queueMicrotask(() => {
       const messages = this.outbox;
       this.outbox = [];
-      if (this.worker === worker) worker.postMessage(messages);
+      // The thread of the moment: close() empties the outbox, and a thread's end is an event,
+      // which never comes between a turn and its microtasks.
+      if (messages.length > 0) this.worker?.postMessage(messages);
     });
   }
 
