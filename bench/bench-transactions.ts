@@ -1106,7 +1106,9 @@ function webhooksPart(sale: SaleResult): PartResult {
     const bare = sale.bare(connections);
     const s = sale.sale(connections)!;
     const w = sale.webhooks(connections)!;
-    const vsSale = w.median.rate / s.median.rate;
+    const ofMedians = w.median.rate / s.median.rate;
+    const paired = sale.pairedWebhookRatios(connections);
+    const vsSale = [...paired].sort((a, b) => a - b)[Math.floor(paired.length / 2)];
     table.push(httpRow('`POST /transactions` SALE (full stack)', connections, s, bare));
     table.push(
       httpRow(
@@ -1114,15 +1116,12 @@ function webhooksPart(sale: SaleResult): PartResult {
         connections,
         w,
         bare,
-        `${vsSale.toFixed(2)}× the SALE row without endpoints`,
-        `round by round ${sale
-          .pairedWebhookRatios(connections)
-          .map((r) => `${r.toFixed(2)}×`)
-          .join(', ')}`,
+        `round by round ${paired.map((r) => `${r.toFixed(2)}×`).join(', ')} the SALE run beside it: median ${vsSale.toFixed(2)}×`,
+        `the two rows' medians: ${ofMedians.toFixed(2)}×`,
       ),
     );
     targets.push(
-      `| \`POST /transactions\` SALE with webhooks delivered ≥ 90% of SALE without (${connections} connections) | ${vsSale.toFixed(2)}× | ${vsSale >= WEBHOOK_SALE_RATIO ? 'met' : 'NOT met'} |`,
+      `| \`POST /transactions\` SALE with webhooks delivered ≥ 90% of SALE without (${connections} connections; median of the rounds' paired ratios) | ${vsSale.toFixed(2)}× | ${vsSale >= WEBHOOK_SALE_RATIO ? 'met' : 'NOT met'} |`,
     );
   }
   return {
@@ -1135,8 +1134,12 @@ deliveries (\`transaction.created\`, \`transaction.approved\`), signed and sent 
 while the load runs; the endpoints are removed once their deliveries are all made. The rows without
 endpoints already include the \`webhooks\` projector's own work (snapshots and envelopes are written for
 every event, for \`GET /events\`); the difference is what delivering costs the write path. Method and
-columns as in the SALE section; the target is read on the two rows' medians, and the note also gives each
-round's own ratio (its two runs back to back), which shows how far the machine moved the median.
+columns as in the SALE section. The target is read on the pairs: each round runs the two back to back
+(which goes first alternates), the note gives each round's ratio, and the target row their median.
+The ratio of the two rows' medians is given too but is not what the target is read on: it compares runs
+of different rounds, and this machine's speed drifts between rounds (see each row's range: ±30% is
+common), so a slow round of one row alone moves it by as much as the target's margin, while two adjacent
+runs share most of that drift.
 
 The receiver stands in for the partners' servers, which run on their own machines: here it is a child
 process at the lowest CPU priority (\`nice -n 19\`), so it answers in the machine's idle time and its CPU
