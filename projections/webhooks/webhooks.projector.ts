@@ -407,7 +407,10 @@ export class WebhooksProjector implements Projector {
          on conflict (delivery_id) do update set due_at = excluded.due_at, lease_token = null, lease_until = null
        ), dequeued as (
          -- A deleted endpoint's deliveries are not attempted any more: every claim would walk past them.
-         delete from webhook_due where endpoint_id = any($10::uuid[])
+         -- The cardinality test first: with no deletion in the batch (nearly always) the plan is a
+         -- one-time false filter; without it every batch scanned the whole queue (no index on
+         -- endpoint_id), 2 ms per batch at 20,000 queued deliveries.
+         delete from webhook_due where cardinality($10::uuid[]) > 0 and endpoint_id = any($10::uuid[])
        ), resets as (
          insert into webhook_endpoint_health (endpoint_id, consecutive_failures, reset_position)
          select r.endpoint_id, 0, r.position from jsonb_to_recordset($6::jsonb) as r(endpoint_id uuid, position bigint)
