@@ -26,6 +26,8 @@ const SENDING_THREAD_NICE = 10;
  * batches every 100 ms; the duration is measured on the sending thread).
  */
 const RESULT_FLUSH_MS = 5;
+/** An attempt cut short by the stop (or never started): nothing to record, the lease goes back. */
+const NO_OUTCOME: SendResult = Object.freeze({ outcome: null, durationMs: 0, detail: null });
 
 /**
  * The webhook attempts' HTTP exchanges on a thread of their own (docs/adr/0006-webhook-delivery.md).
@@ -53,7 +55,7 @@ export class ThreadedWebhookSender implements AttemptSender {
 
   send(request: SendRequest): Promise<SendResult> {
     const { signal, ...rest } = request;
-    if (signal?.aborted) return Promise.resolve({ outcome: null, durationMs: 0, detail: null });
+    if (signal?.aborted) return Promise.resolve(NO_OUTCOME);
     this.thread();
     const id = this.nextId++;
     return new Promise<SendResult>((resolve) => {
@@ -88,7 +90,7 @@ export class ThreadedWebhookSender implements AttemptSender {
     this.worker = null;
     this.outbox = [];
     if (!worker) return;
-    this.settleAll({ outcome: null, durationMs: 0, detail: null });
+    this.settleAll(NO_OUTCOME);
     void worker.terminate();
   }
 
