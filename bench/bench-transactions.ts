@@ -30,7 +30,7 @@ import { CardVault, type VaultInstrument, MintStoredCredential } from '../libs/v
 import { CommandBus } from '@nestjs/cqrs';
 import { percentile, runLoad, type LoadResult, type LoadSpec } from './load-worker';
 import { cpuSince, sampleCpu } from './cpu';
-import { ReceiverThread } from './receiver-worker';
+import { BenchReceiver } from './receiver-worker';
 import type { PartResult } from './report-splice';
 import { startLagProbe } from './lag-worker';
 
@@ -482,7 +482,7 @@ async function saleThroughput(
   const withSale = options.parts.has('sale') || options.parts.has('sale-webhooks');
   const withWebhooks = options.parts.has('sale-webhooks');
   // The partners' receiver stands in for servers elsewhere: lowest priority (receiver-worker.ts).
-  const receiver = await ReceiverThread.startLowPriority();
+  const receiver = await BenchReceiver.startLowPriority();
   try {
     const base = (connections: number) => ({
       connections,
@@ -621,7 +621,7 @@ async function saleThroughput(
 }
 
 /** One endpoint per partner, every type, on the receiver thread (a SALE then makes two deliveries). */
-export async function subscribe(service: RunningService, partners: BenchPartner[], receiver: ReceiverThread) {
+export async function subscribe(service: RunningService, partners: BenchPartner[], receiver: BenchReceiver) {
   return Promise.all(
     partners.map(async (p, i) => {
       const endpoint = await expectStatus(

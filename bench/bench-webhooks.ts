@@ -14,7 +14,7 @@ import { envelopeIdFor } from '../libs/webhooks/src';
 import { call, expectStatus, metadataFor, newPartner, startBenchService } from './bench-transactions';
 import { freePort } from '../libs/platform/src/database/embedded-postgres';
 import { percentile } from './load-worker';
-import { ReceiverThread } from './receiver-worker';
+import { BenchReceiver } from './receiver-worker';
 
 const THROUGHPUT_TARGET = 1000;
 const LATENCY_TARGET_P99_MS = 200;
@@ -55,7 +55,7 @@ async function partnerWithEndpoints(
   service: RunningService,
   operator: string,
   name: string,
-  receiver: ReceiverThread,
+  receiver: BenchReceiver,
   endpoints: number,
 ) {
   const partner = await newPartner(service, operator, name);
@@ -70,7 +70,7 @@ async function partnerWithEndpoints(
 }
 
 /** Collects arrivals until `count` or the timeout. */
-async function collect(receiver: ReceiverThread, count: number, timeoutMs: number) {
+async function collect(receiver: BenchReceiver, count: number, timeoutMs: number) {
   const received: [string, number][] = [];
   const deadline = Date.now() + timeoutMs;
   while (received.length < count && Date.now() < deadline) {
@@ -88,7 +88,7 @@ async function collect(receiver: ReceiverThread, count: number, timeoutMs: numbe
  */
 async function throughput(service: RunningService, operator: string, events: number) {
   const port = await freePort();
-  const down = { url: (pathname: string) => `http://127.0.0.1:${port}${pathname}` } as ReceiverThread;
+  const down = { url: (pathname: string) => `http://127.0.0.1:${port}${pathname}` } as BenchReceiver;
   const partner = await partnerWithEndpoints(service, operator, 'throughput', down, ENDPOINTS);
   const merchantId = randomUUID();
   const store = service.infra.eventStore;
@@ -125,7 +125,7 @@ async function throughput(service: RunningService, operator: string, events: num
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const backlogSeconds = (Date.now() - started) / 1000;
-  const receiver = await ReceiverThread.start(port);
+  const receiver = await BenchReceiver.start(port);
   try {
     await expectStatus(
       'sandbox clock',
@@ -153,7 +153,7 @@ async function throughput(service: RunningService, operator: string, events: num
   }
 }
 
-async function latency(service: RunningService, operator: string, receiver: ReceiverThread, seconds: number) {
+async function latency(service: RunningService, operator: string, receiver: BenchReceiver, seconds: number) {
   const partner = await partnerWithEndpoints(service, operator, 'latency', receiver, 1);
   await receiver.take();
   const merchantId = randomUUID();
@@ -195,7 +195,7 @@ export async function benchWebhooks(
   options: WebhookBenchOptions,
 ): Promise<{ targets: string[]; section: string }> {
   const { service, operator } = await startBenchService(options.adminUrl, 'bench_webhooks', options.dataDir);
-  const receiver = await ReceiverThread.start();
+  const receiver = await BenchReceiver.start();
   try {
     console.log(`webhooks: ${options.events} events to ${ENDPOINTS} endpoints...`);
     const t = await throughput(service, operator, options.events);

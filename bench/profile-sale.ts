@@ -29,7 +29,7 @@ import {
 } from './statement-stats';
 import { cpuSince, sampleCpu } from './cpu';
 import { runLoad, type LoadSpec } from './load-worker';
-import { ReceiverThread } from './receiver-worker';
+import { BenchReceiver } from './receiver-worker';
 
 /** Records the text of every statement any pg client in this process sends, while on. */
 function statementRecorder() {
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const webhooks = process.env.WEBHOOKS === '1';
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-profile-'));
   const { stats, stop, service, operator, postmaster } = await startProfiledService(dir);
-  const receiver = webhooks ? await ReceiverThread.startLowPriority() : null;
+  const receiver = webhooks ? await BenchReceiver.startLowPriority() : null;
   try {
     const partners: BenchPartner[] = await Promise.all(
       Array.from({ length: connections }, (_, n) => salePartner(service, operator, n)),

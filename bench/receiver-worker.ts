@@ -4,9 +4,9 @@
  * time (ms). The bench asks for what it got.
  *
  * Two ways to run it, one server:
- * - {@link ReceiverThread.start}: on a worker thread of the bench process (the delivery throughput
+ * - {@link BenchReceiver.start}: on a worker thread of the bench process (the delivery throughput
  *   and latency rows, where the receiver's speed is part of what is measured);
- * - {@link ReceiverThread.startLowPriority}: in a child process at the lowest CPU priority
+ * - {@link BenchReceiver.startLowPriority}: in a child process at the lowest CPU priority
  *   (`nice -n 19`, every thread of it). The SALE-with-webhooks rows use it: they measure what
  *   delivering costs the platform's write path, and a partner's receiver runs on the partner's
  *   machines, not on the platform's two cores. At the same priority its CPU (a request parsed and
@@ -35,7 +35,7 @@ interface Channel {
 const SCRIPT = path.join(__dirname, 'receiver-worker.js');
 const CHILD_FLAG = '--webhook-receiver-child';
 
-export class ReceiverThread {
+export class BenchReceiver {
   private waiting: ((reply: Reply) => void) | null = null;
 
   private constructor(
@@ -50,18 +50,18 @@ export class ReceiverThread {
   }
 
   /** On a worker thread of this process; on `port`, or a free one. */
-  static async start(wanted = 0): Promise<ReceiverThread> {
+  static async start(wanted = 0): Promise<BenchReceiver> {
     const worker = new Worker(SCRIPT, { workerData: { port: wanted } });
     const channel: Channel = {
       send: (request) => worker.postMessage(request),
       onReply: (listener) => worker.on('message', listener),
       end: async () => void (await worker.terminate()),
     };
-    return ReceiverThread.ready(channel, (fail) => worker.once('error', fail));
+    return BenchReceiver.ready(channel, (fail) => worker.once('error', fail));
   }
 
   /** In a child process at the lowest CPU priority (see the top of the file); on a free port. */
-  static async startLowPriority(): Promise<ReceiverThread> {
+  static async startLowPriority(): Promise<BenchReceiver> {
     // `nice` before node starts, so every thread node makes inherits the priority (on Linux a
     // nice value is per thread: lowering it from inside would leave V8's own threads behind).
     const child: ChildProcess = spawn('nice', ['-n', '19', process.execPath, SCRIPT, CHILD_FLAG], {
@@ -77,7 +77,7 @@ export class ReceiverThread {
           child.kill();
         }),
     };
-    return ReceiverThread.ready(channel, (fail) => {
+    return BenchReceiver.ready(channel, (fail) => {
       child.once('error', fail);
       child.once('exit', (code) =>
         fail(new Error(`the receiver process exited (${code}) before it listened`)),
@@ -86,15 +86,15 @@ export class ReceiverThread {
   }
 
   private static ready(channel: Channel, onFailure: (fail: (error: Error) => void) => void) {
-    return new Promise<ReceiverThread>((resolve, reject) => {
-      let receiver: ReceiverThread | null = null;
+    return new Promise<BenchReceiver>((resolve, reject) => {
+      let receiver: BenchReceiver | null = null;
       onFailure((error) => {
         if (!receiver) reject(error);
       });
       const first = (reply: Reply) => {
         if (receiver) return;
         if (reply.kind !== 'ready') return reject(new Error(`the receiver answered ${reply.kind} first`));
-        receiver = new ReceiverThread(channel, reply.port);
+        receiver = new BenchReceiver(channel, reply.port);
         resolve(receiver);
       };
       channel.onReply(first);
