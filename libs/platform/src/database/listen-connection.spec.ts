@@ -82,7 +82,10 @@ describe('ListenConnection: one LISTEN connection per process and database', () 
       const now = await listeners();
       return now.length === 1 && now[0].pid !== before.pid && now[0].state === 'idle';
     }, 'a new connection');
-    await waitUntil(() => heard.filter((p) => p === '').length >= 2, 'listening again');
+    // Both channels: each is LISTENed in turn on the new connection, and a NOTIFY sent before its
+    // LISTEN took effect reaches nobody (by design: notifications are hints).
+    const toldTwice = (payloads: string[]) => payloads.filter((p) => p === '').length >= 2;
+    await waitUntil(() => toldTwice(heard) && toldTwice(other), 'listening again');
     await pool.query(`select pg_notify('channel_c', 'Again'), pg_notify('channel_d', 'Too')`);
     await waitUntil(() => heard.includes('Again') && other.includes('Too'), 'notifications again');
   });
