@@ -24,6 +24,7 @@ import { TransactionList1764420000000 } from './transaction-list/1764420000000-t
 import { TransactionListCounts1764420000001 } from './transaction-list/1764420000001-transaction-list-counts.migration';
 import { TransactionListMoney1764420000002 } from './transaction-list/1764420000002-transaction-list-money.migration';
 import { TransactionListSettleable1764420000003 } from './transaction-list/1764420000003-transaction-list-settleable.migration';
+import { TransactionListSweeps1764420000004 } from './transaction-list/1764420000004-transaction-list-sweeps.migration';
 import { TransactionListProjector } from './transaction-list/transaction-list.projector';
 import { HppSessionList1764530000000 } from './hpp-session-list/1764530000000-hpp-session-list.migration';
 import { HppSessionListProjector } from './hpp-session-list/hpp-session-list.projector';
@@ -87,6 +88,7 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   TransactionListCounts1764420000001,
   TransactionListMoney1764420000002,
   TransactionListSettleable1764420000003,
+  TransactionListSweeps1764420000004,
   HppSessionList1764530000000,
   TerminalList1764640000000,
   Webhooks1764650000000,

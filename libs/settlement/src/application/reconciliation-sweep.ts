@@ -31,6 +31,20 @@ import { SETTLEMENT_READ_MODELS } from './settlement-read-models';
 export const RECONCILIATION_SWEEP_INTERVAL_MS = 30_000;
 /** Rows looked at per kind and pass: a pass stays short; the next one takes the rest. */
 const BATCH_SIZE = 500;
+
+/**
+ * Rules 2 and 3's candidates: transactions of rail $1 still in state $2, created before $5 (the
+ * earliest a deadline can have passed), after list position $4; with whether an exception of type
+ * $3 is already raised for each. The age is read off the partial index
+ * `transaction_list_unsettled_age`, so a pass costs the overdue rows, not every unsettled one.
+ */
+export const OVERDUE_SQL = `select t.id, t.created_position::text as position, t.snapshot,
+       exists (select 1 from reconciliation_exception_list e
+                where e.transaction_id = t.id and e.type = $3) as known
+  from transaction_list t
+ where t.rail = $1 and t.state = $2 and t.created_position > $4::bigint
+   and t.created_at < $5
+ order by t.created_position limit ${BATCH_SIZE}`;
 /** A batch left RECONCILING this long (on the clock) was interrupted: the sweep finishes it. */
 export const STUCK_RECONCILING_MS = 60_000;
 
@@ -161,16 +175,13 @@ export class ReconciliationSweep extends PeriodicSweep<ReconciliationSweepResult
         position: string;
         snapshot: Transaction;
         known: boolean;
-      }>(
-        `select t.id, t.created_position::text as position, t.snapshot,
-                exists (select 1 from reconciliation_exception_list e
-                         where e.transaction_id = t.id and e.type = $3) as known
-           from transaction_list t
-          where t.rail = $1 and t.state = $2 and t.created_position > $4::bigint
-            and t.created_at < $5
-          order by t.created_position limit ${BATCH_SIZE}`,
-        [watch.rail, watch.state, type, after, new Date(now.getTime() - watch.leadDays * DAY_MS)],
-      );
+      }>(OVERDUE_SQL, [
+        watch.rail,
+        watch.state,
+        type,
+        after,
+        new Date(now.getTime() - watch.leadDays * DAY_MS),
+      ]);
       for (const row of rows) {
         const t = row.snapshot;
         const deadline = watch.deadline(t);

@@ -22,6 +22,20 @@ export const TRANSACTION_SWEEP_INTERVAL_MS = 15_000;
 export const PENDING_GRACE_MS = 30_000;
 const BATCH_SIZE = 100;
 
+/**
+ * SALEs whose gateway outcome is still unknown past the grace period ($1), oldest first. Read off
+ * the partial index `transaction_list_initiated`: a pass costs the few rows it finds.
+ */
+export const OUTCOME_PENDING_SQL = `select id from transaction_list
+  where state = 'INITIATED' and (snapshot->>'outcomePending')::boolean
+    and (snapshot->>'updatedAt')::timestamptz <= $1
+  order by created_position limit ${BATCH_SIZE}`;
+
+/** 3-D Secure challenges expired by $1, oldest first (partial index `transaction_list_three_ds_pending`). */
+export const THREE_DS_EXPIRED_SQL = `select id from transaction_list
+  where state = 'THREE_DS_PENDING' and (snapshot->'threeDs'->>'expiresAt')::timestamptz <= $1
+  order by created_position limit ${BATCH_SIZE}`;
+
 export interface SweepResult {
   resolved: number;
   stillPending: number;
@@ -68,25 +82,16 @@ export class TransactionSweeps extends PeriodicSweep<SweepResult> {
     // it reach everything written before this pass first (docs/adr/0008-write-path.md).
     await this.projections.waitForHead(['transaction-list']);
     const result: SweepResult = { resolved: 0, stillPending: 0, threeDsTimedOut: 0 };
-    const pending = await this.pool.query<{ id: string }>(
-      `select id from transaction_list
-        where state = 'INITIATED' and (snapshot->>'outcomePending')::boolean
-          and (snapshot->>'updatedAt')::timestamptz <= $1
-        order by created_position limit ${BATCH_SIZE}`,
-      [new Date(now.getTime() - PENDING_GRACE_MS)],
-    );
+    const pending = await this.pool.query<{ id: string }>(OUTCOME_PENDING_SQL, [
+      new Date(now.getTime() - PENDING_GRACE_MS),
+    ]);
     for (const { id } of pending.rows) {
       if (this.isStopped) break;
       const outcome = await this.resolve(id);
       if (outcome === 'resolved') result.resolved += 1;
       if (outcome === 'pending') result.stillPending += 1;
     }
-    const challenges = await this.pool.query<{ id: string }>(
-      `select id from transaction_list
-        where state = 'THREE_DS_PENDING' and (snapshot->'threeDs'->>'expiresAt')::timestamptz <= $1
-        order by created_position limit ${BATCH_SIZE}`,
-      [now],
-    );
+    const challenges = await this.pool.query<{ id: string }>(THREE_DS_EXPIRED_SQL, [now]);
     for (const { id } of challenges.rows) {
       if (this.isStopped) break;
       if (await this.timeOut(id)) result.threeDsTimedOut += 1;

@@ -25,6 +25,13 @@ export interface ClaimedDelivery {
   body: string;
 }
 
+/**
+ * The newest envelope older than $1 (the retention horizon), by position: read through the
+ * `created_at` index, so only the envelopes about to go (projections/sweep-plans.spec.ts).
+ */
+export const PRUNE_HORIZON_SQL =
+  'select max(position_key)::text as key from webhook_events where created_at < $1';
+
 export interface AttemptRecord {
   id: string;
   leaseToken: string;
@@ -298,10 +305,7 @@ export class DeliveryQueue {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      const { rows } = await client.query<{ key: string | null }>(
-        'select max(position_key)::text as key from webhook_events where created_at < $1',
-        [before],
-      );
+      const { rows } = await client.query<{ key: string | null }>(PRUNE_HORIZON_SQL, [before]);
       const key = rows[0]?.key;
       if (!key) {
         await client.query('commit');
