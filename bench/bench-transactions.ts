@@ -14,6 +14,7 @@
  *    (most of them one partner's), for the unfiltered list and each kind of filter.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Client, Pool } from 'pg';
@@ -314,6 +315,24 @@ async function startBareRoute(databaseUrl: string) {
   };
 }
 
+/** CPU ms of each PostgreSQL process alive now, keyed `pid|application name or backend type`. */
+async function postgresCpuByProcess(pool: Pool): Promise<Map<string, number>> {
+  const { rows } = await pool.query<{ pid: number; name: string }>(
+    `select pid, coalesce(nullif(application_name, ''), backend_type) as name from pg_stat_activity`,
+  );
+  const cpu = new Map<string, number>();
+  for (const row of rows) {
+    try {
+      const stat = readFileSync(`/proc/${row.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu.set(`${row.pid}|${row.name}`, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return cpu;
+}
+
 /** The next transaction id PostgreSQL will hand out (reading it takes none). */
 async function nextXid(pool: Pool): Promise<bigint> {
   const { rows } = await pool.query<{ xid: string }>(
@@ -322,7 +341,19 @@ async function nextXid(pool: Pool): Promise<bigint> {
   return BigInt(rows[0].xid);
 }
 
+/**
+ * BENCH_STATEMENTS=1 (with the server loading pg_stat_statements, bench/run.ts): each measured
+ * run's statements by execution time, per request, on the console (a diagnosis, not a row).
+ */
+const PRINT_STATEMENTS = process.env.BENCH_STATEMENTS === '1';
+
 async function measure(pool: Pool, postgresPid: number, spec: LoadSpec): Promise<Measured> {
+  let processesBefore: Map<string, number> | null = null;
+  if (PRINT_STATEMENTS) {
+    await pool.query('create extension if not exists pg_stat_statements');
+    await pool.query('select pg_stat_statements_reset()');
+    processesBefore = await postgresCpuByProcess(pool);
+  }
   const xidBefore = await nextXid(pool);
   const eluBefore = performance.eventLoopUtilization();
   const cpuBefore = sampleCpu(postgresPid);
@@ -331,6 +362,32 @@ async function measure(pool: Pool, postgresPid: number, spec: LoadSpec): Promise
   const elu = performance.eventLoopUtilization(eluBefore);
   const writes = Number((await nextXid(pool)) - xidBefore - 1n);
   const sent = Math.max(1, result.sent);
+  if (PRINT_STATEMENTS) {
+    const { rows } = await pool.query<{ calls: string; exec: number; plan: number; query: string }>(
+      `select calls, total_exec_time as exec, total_plan_time as plan, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) as query
+         from pg_stat_statements where query not like '%pg_stat_statements%' order by total_exec_time + total_plan_time desc limit 14`,
+    );
+    const after = await postgresCpuByProcess(pool);
+    const byName = new Map<string, number>();
+    for (const [key, ms] of after) {
+      const name = key.split('|')[1];
+      byName.set(name, (byName.get(name) ?? 0) + ms - (processesBefore!.get(key) ?? 0));
+    }
+    console.log(
+      `PostgreSQL CPU ms per request by process: ${[...byName]
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, ms]) => `${name} ${(ms / sent).toFixed(2)}`)
+        .join(', ')}`,
+    );
+    console.log(
+      `${spec.url}, ${spec.connections} connections: per request, calls, execution and planning ms`,
+    );
+    for (const r of rows) {
+      console.log(
+        `${(Number(r.calls) / sent).toFixed(2).padStart(6)} ${(r.exec / sent).toFixed(3).padStart(7)} ${(r.plan / sent).toFixed(3).padStart(7)}  ${r.query}`,
+      );
+    }
+  }
   return {
     ...result,
     eventLoopBusy: elu.utilization,

@@ -16,7 +16,7 @@
  * docs/benchmarks.md (their target rows and their sections), leaving the others as they are.
  */
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -477,7 +477,23 @@ async function main(): Promise<void> {
   const startLoad = loadavg()[0];
   const dir = mkdtempSync(path.join(tmpdir(), 'payments-bench-'));
   chmodSync(dir, 0o755);
-  const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres') });
+  // BENCH_POSTGRES_LOG=file: the server's log there, with every autovacuum run and its CPU in it.
+  const serverLog = process.env.BENCH_POSTGRES_LOG;
+  const db = await startEmbeddedPostgres({
+    dir: path.join(dir, 'postgres'),
+    settings: {
+      ...(serverLog ? { log_autovacuum_min_duration: '0' } : {}),
+      // BENCH_STATEMENTS=1: each measured HTTP run's statements (bench-transactions.ts).
+      ...(process.env.BENCH_STATEMENTS === '1'
+        ? {
+            shared_preload_libraries: 'pg_stat_statements',
+            'pg_stat_statements.track_utility': 'off',
+            'pg_stat_statements.track_planning': 'on',
+          }
+        : {}),
+    },
+    ...(serverLog ? { log: (line: string) => appendFileSync(serverLog, `${line}\n`) } : {}),
+  });
   // Everything connects over the server's Unix socket, as the service does with its embedded
   // database (BENCH_TRANSPORT=tcp: over TCP loopback instead, to compare).
   const url = process.env.BENCH_TRANSPORT === 'tcp' ? db.url : (db.socketUrl ?? db.url);
