@@ -83,7 +83,8 @@ interface Writes {
  * - keeps `webhook_endpoints` (the endpoints, their state and subscriptions);
  * - turns each partner-visible event into its envelopes (`webhook_events`, id derived from the
  *   event id) and one `webhook_deliveries` row per subscribed ENABLED endpoint of that moment,
- *   keyed (envelope, endpoint) with `on conflict do nothing`, each queued in `webhook_due`;
+ *   keyed (envelope's position key, endpoint) with `on conflict do nothing`, each queued in
+ *   `webhook_due`;
  * - re-arms replayed deliveries, queues test events and the primary endpoint's `webhook_url`
  *   changes (`webhook_primary_intents`), and NOTIFYs the delivery workers; the fresh deliveries
  *   due at once go, leased, to this process's worker after the commit instead (docs/adr/0006).
@@ -382,7 +383,7 @@ export class WebhooksProjector implements Projector {
          select r.id, r.endpoint_id, r.partner_id, r.envelope_id, r.event_type, r.position_key, 'PENDING',
                 r.next_attempt_at, r.created_at, r.created_at
            from incoming r join envelopes on envelopes.id = r.envelope_id
-         on conflict (envelope_id, endpoint_id) do nothing
+         on conflict (position_key, endpoint_id) do nothing
          returning id
        ), queued as (
          -- Leased to this process when its worker takes fresh deliveries (the lease a claim takes).

@@ -19,6 +19,7 @@ import { createTestDatabase, dropTestDatabase } from '../../test/support/databas
 import { testMetadata } from '../../test/support/metadata';
 import { Webhooks1764650000000 } from './1764650000000-webhooks.migration';
 import { WebhookDue1764680000000 } from './1764680000000-webhook-due.migration';
+import { WebhookDeliveriesPositionKey1764680000001 } from './1764680000001-webhook-deliveries-position-key.migration';
 import { WebhooksProjector } from './webhooks.projector';
 
 const PARTNER = '11111111-1111-4111-8111-111111111111';
@@ -47,7 +48,12 @@ describe('webhooks projector', () => {
     store = new PostgresEventStore(pool, clock, { pollIntervalMs: 50 });
     db = createDataSource(url, {
       entities: PROJECTION_ENGINE_ENTITIES,
-      migrations: [...PROJECTION_ENGINE_MIGRATIONS, Webhooks1764650000000, WebhookDue1764680000000],
+      migrations: [
+        ...PROJECTION_ENGINE_MIGRATIONS,
+        Webhooks1764650000000,
+        WebhookDue1764680000000,
+        WebhookDeliveriesPositionKey1764680000001,
+      ],
     });
     await db.initialize();
     await runMigrations(db);

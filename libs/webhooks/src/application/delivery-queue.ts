@@ -325,7 +325,7 @@ export class DeliveryQueue {
       );
       const deleted = await client.query(
         `delete from webhook_events v where v.position_key <= $1
-           and not exists (select 1 from webhook_deliveries d where d.envelope_id = v.id)`,
+           and not exists (select 1 from webhook_deliveries d where d.position_key = v.position_key)`,
         [key],
       );
       const position = (BigInt(key) / 8n).toString();
