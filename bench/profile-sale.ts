@@ -120,6 +120,13 @@ async function main(): Promise<void> {
          from pg_stat_user_tables where relname like 'webhook%' order by seq_tup_read desc`,
     );
     console.table(scans.rows);
+    // An outcome that is not a HOT update goes through every index: the page must keep room for it.
+    const deliveries = await stats.query(
+      `select count(*) as rows, round(avg(pg_column_size(d.*))) as avg_row_bytes,
+              pg_relation_size('webhook_deliveries') as heap_bytes
+         from webhook_deliveries d`,
+    );
+    console.table(deliveries.rows);
     console.log('\nV8 profile of the servers’ thread: sale.cpuprofile');
   } finally {
     await receiver?.stop();

@@ -42,6 +42,7 @@ import { AnalystViews1764660000003 } from './analyst/1764660000003-analyst-views
 import { ContractList1764670000000 } from './contract-list/1764670000000-contract-list.migration';
 import { WebhookDue1764680000000 } from './webhooks/1764680000000-webhook-due.migration';
 import { WebhookDeliveriesPositionKey1764680000001 } from './webhooks/1764680000001-webhook-deliveries-position-key.migration';
+import { WebhookDeliveriesFillfactor1764680000002 } from './webhooks/1764680000002-webhook-deliveries-fillfactor.migration';
 import { ContractListProjector } from './contract-list/contract-list.projector';
 
 /** What a projector may need from the deployment's configuration. */
@@ -100,4 +101,5 @@ export const READ_MODEL_MIGRATIONS: Function[] = [
   ContractList1764670000000,
   WebhookDue1764680000000,
   WebhookDeliveriesPositionKey1764680000001,
+  WebhookDeliveriesFillfactor1764680000002,
 ];
